@@ -1,0 +1,48 @@
+# okey-rules: `make serve` and `make test` do all the set-up on a fresh clone.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+INSTALLED := $(VENV)/.installed
+GENERATED := server/okey/v1/.generated
+PROTOS := $(wildcard proto/okey/v1/*.proto)
+HOST ?= 127.0.0.1
+PORT ?= 50051
+
+.PHONY: setup serve test lint type unit bench gen clean
+
+setup: $(INSTALLED) $(GENERATED)
+
+$(INSTALLED): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+$(GENERATED): $(INSTALLED) $(PROTOS) scripts/gen_protos.py
+	$(PY) scripts/gen_protos.py
+	@# Re-install (no deps) so the editable finder maps the generated package too.
+	$(PY) -m pip install --quiet --no-deps -e .
+
+gen: $(GENERATED)
+
+serve: setup
+	$(VENV)/bin/okey-server --host $${OKEY_HOST:-$(HOST)} --port $${OKEY_PORT:-$(PORT)}
+
+lint: setup
+	$(VENV)/bin/ruff check .
+
+type: setup
+	$(VENV)/bin/mypy
+
+unit: setup
+	$(VENV)/bin/pytest
+
+test: setup lint type
+	$(VENV)/bin/pytest
+
+bench: setup
+	$(PY) bench/run.py
+
+clean:
+	rm -rf $(VENV) server/okey .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,85 @@
+"""The answers of hand checking: verdicts, arrangements, melds (RULES.md §3)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from okey_rules.tiles import Tile, format_tile
+
+
+class WinKind(enum.Enum):
+    MELDS = "melds"
+    SEVEN_PAIRS = "seven pairs"
+    KAFA = "kafa"
+
+
+class MeldKind(enum.Enum):
+    SET = "set"
+    RUN = "run"
+    PAIR = "pair"
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A tile in a meld and what it plays as (itself, the okey's face, or a wild's choice)."""
+
+    tile: Tile
+    stands_for: Tile
+    wild: bool = False
+
+    def notation(self) -> str:
+        if self.wild:
+            return f"OK={format_tile(self.stands_for)}"
+        if self.tile.is_false_joker:
+            return f"F={format_tile(self.stands_for)}"
+        return format_tile(self.tile)
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    kind: MeldKind
+    tiles: tuple[Placed, ...]
+
+    def notation(self) -> str:
+        return " ".join(p.notation() for p in self.tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """A winning split of 14 tiles, melds in canonical order."""
+
+    melds: tuple[Meld, ...]
+
+    def notation(self) -> str:
+        """Melds separated by `` | ``; a wild as ``OK=R5``, a false joker as ``F=R5``."""
+        return " | ".join(m.notation() for m in self.melds)
+
+
+@dataclass(frozen=True, slots=True)
+class HandVerdict:
+    """The verdict on 14 tiles. `kind` is the best-scoring way it wins."""
+
+    winning: bool
+    kind: WinKind | None
+    kinds: tuple[WinKind, ...]
+    arrangement: Arrangement | None
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class WinningDiscard:
+    tile: Tile
+    okey: bool
+    kind: WinKind
+    arrangement: Arrangement
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardVerdict:
+    """The verdict on 15 tiles: every distinct discard that leaves a winning 14."""
+
+    winning: bool
+    discards: tuple[WinningDiscard, ...]
+    okey_discard_wins: bool
+    summary: str
