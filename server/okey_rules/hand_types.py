@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from okey_rules.tiles import Tile, format_tile
 
@@ -20,9 +21,12 @@ class MeldKind(enum.Enum):
     PAIR = "pair"
 
 
-@dataclass(frozen=True, slots=True)
-class Placed:
-    """A tile in a meld and what it plays as (itself, the okey's face, or a wild's choice)."""
+class Placed(NamedTuple):
+    """A tile in a meld and what it plays as (itself, the okey's face, or a wild's choice).
+
+    Named tuples, not dataclasses, for the parts of an arrangement: a winning
+    check builds twenty of them, and tuple construction is several times cheaper.
+    """
 
     tile: Tile
     stands_for: Tile
@@ -36,8 +40,7 @@ class Placed:
         return format_tile(self.tile)
 
 
-@dataclass(frozen=True, slots=True)
-class Meld:
+class Meld(NamedTuple):
     kind: MeldKind
     tiles: tuple[Placed, ...]
 

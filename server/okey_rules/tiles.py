@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from okey_rules.errors import InvalidInputError, NotationError
 
@@ -49,7 +49,7 @@ _BY_LETTER = {letter: color for color, letter in _LETTERS.items()}
 _TILE_RE = re.compile(r"([RYBK])(\d{1,2})|(F)")
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Tile:
     """One tile: a numbered tile (colour, number 1-13) or a false joker.
 
@@ -61,6 +61,8 @@ class Tile:
     color: Color | None
     number: int
     copy: int = 0
+    # The face (0..52), computed once: the hot paths read it for every tile.
+    face: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.copy not in (0, 1):
@@ -68,8 +70,12 @@ class Tile:
         if self.color is None:
             if self.number != 0:
                 raise InvalidInputError("number", "a false joker has no number")
+            face = FALSE_JOKER_FACE
         elif not 1 <= self.number <= NUMBERS:
             raise InvalidInputError("number", f"number must be 1-13, not {self.number}")
+        else:
+            face = int(self.color) * NUMBERS + self.number - 1
+        object.__setattr__(self, "face", face)
 
     @classmethod
     def false_joker(cls, copy: int = 0) -> Tile:
@@ -94,14 +100,12 @@ class Tile:
         return self.color is None
 
     @property
-    def face(self) -> int:
-        if self.color is None:
-            return FALSE_JOKER_FACE
-        return int(self.color) * NUMBERS + self.number - 1
-
-    @property
     def code(self) -> int:
         return self.copy * FACES + self.face
+
+    def __lt__(self, other: Tile) -> bool:
+        # Canonical tile order: R, Y, B, K by number, false jokers last; copy breaks ties.
+        return (self.face, self.copy) < (other.face, other.copy)
 
     def same_face(self, other: Tile) -> bool:
         return self.face == other.face
