@@ -14,7 +14,9 @@ OUT_DIR = ROOT / "server"
 
 
 def main() -> int:
-    protos = sorted(str(p.relative_to(PROTO_DIR)) for p in (PROTO_DIR / "okey" / "v1").glob("*.proto"))
+    protos = sorted(
+        str(p.relative_to(PROTO_DIR)) for p in (PROTO_DIR / "okey" / "v1").glob("*.proto")
+    )
     well_known = str(resources.files("grpc_tools") / "_proto")
     args = [
         "grpc_tools.protoc",

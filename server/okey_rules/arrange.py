@@ -3,83 +3,134 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 
 from okey_rules.hand_types import Arrangement, Meld, MeldKind, Placed
-from okey_rules.melds import COLOURS, MeldSplit
-from okey_rules.pairs import pair_faces
-from okey_rules.runs import HIGH_ONE
+from okey_rules.meld_table import Template
+from okey_rules.packed import count_at
 from okey_rules.tiles import FALSE_JOKER_FACE, NUMBERS, Tile
-
 
 # Canonical tiles per face (copy 0), so arrangements do not re-validate new Tiles.
 _FACE_TILE = tuple(Tile.from_face(face) for face in range(53))
 
 
+def _new_placed(tile: Tile, stands_for: Tile, wild: bool) -> Placed:
+    # tuple.__new__ skips the named tuple's Python-level constructor: an
+    # arrangement builds fourteen of these on the hot path.
+    return tuple.__new__(Placed, (tile, stands_for, wild))
+
+
 class _Pool:
-    """The hand's physical tiles, handed out per face in a fixed order (copy 0 first)."""
+    """The hand's physical tiles, handed out per face in the order given."""
+
+    __slots__ = ("naturals", "wilds")
 
     def __init__(self, tiles: Sequence[Tile], okey_face: int) -> None:
-        self.okey_face = okey_face
-        self.naturals: dict[int, list[Tile]] = {}
-        self.wilds: list[Tile] = []
-        for tile in sorted(tiles, key=lambda t: (t.face, t.copy)):
+        naturals: dict[int, list[Tile]] = {}
+        wilds: list[Tile] = []
+        for tile in tiles:
             face = tile.face
             if face == okey_face:
-                self.wilds.append(tile)
+                wilds.append(tile)
+                continue
+            if face == FALSE_JOKER_FACE:
+                face = okey_face
+            group = naturals.get(face)
+            if group is None:
+                naturals[face] = [tile]
             else:
-                played = okey_face if face == FALSE_JOKER_FACE else face
-                self.naturals.setdefault(played, []).append(tile)
+                group.append(tile)
+        self.naturals = naturals
+        self.wilds = wilds
 
     def natural(self, face: int) -> Placed:
         tile = self.naturals[face].pop(0)
-        return Placed(tile, _FACE_TILE[face] if tile.color is None else tile, False)
+        return _new_placed(tile, _FACE_TILE[face] if tile.color is None else tile, False)
 
     def wild(self, stands_for: int) -> Placed:
-        return Placed(self.wilds.pop(0), _FACE_TILE[stands_for], True)
+        return _new_placed(self.wilds.pop(0), _FACE_TILE[stands_for], True)
+
+    def take(self, slots: Sequence[tuple[int, bool]]) -> tuple[Placed, ...]:
+        """The tiles for a meld's slots: a wild where the slot says so, else the face's tile."""
+        naturals = self.naturals
+        placed = []
+        for face, wild in slots:
+            if wild:
+                placed.append(_new_placed(self.wilds.pop(0), _FACE_TILE[face], True))
+            else:
+                tile = naturals[face].pop(0)
+                stands_for = _FACE_TILE[face] if tile.color is None else tile
+                placed.append(_new_placed(tile, stands_for, False))
+        return tuple(placed)
 
 
 def _order(meld: Meld) -> tuple[int, ...]:
-    return tuple([p.stands_for.face for p in meld.tiles])
+    return tuple([p[1].face for p in meld[1]])
 
 
 def _finish(melds: list[Meld]) -> Arrangement:
     """Melds in canonical order: by the faces they stand for, first tile first."""
-    return Arrangement(tuple(sorted(melds, key=_order)))
+    return tuple.__new__(Arrangement, (tuple(sorted(melds, key=_order)),))
 
 
-def _face(colour: int, position: int) -> int:
-    """Face of a run position (14 is the 1 played high)."""
-    number = 1 if position == HIGH_ONE else position
-    return colour * NUMBERS + number - 1
+def _joined_runs(runs: list[Template]) -> list[list[tuple[int, bool]]]:
+    """Joins run pieces that continue each other back into one run.
+
+    The search works with runs of 3-5 tiles; a player shows R1..R9 as one run.
+    Pieces join when one starts right after the other ends in the same
+    colour, unless the result would hold a 1 both low and high.
+    """
+    joined: list[list[tuple[int, bool]]] = []
+    current: list[tuple[int, bool]] = []
+    colour = first = end = -1
+    for run in sorted(runs, key=_ORDER):
+        run_colour = run.order >> 4
+        if run_colour == colour and end + 1 == run.start and not (first == 1 and run.end == 14):
+            current.extend(run.slots)
+        else:
+            current = list(run.slots)
+            joined.append(current)
+            colour, first = run_colour, run.start
+        end = run.end
+    return joined
 
 
-def arrange_melds(tiles: Sequence[Tile], okey_face: int, split: MeldSplit) -> Arrangement:
+_ORDER = attrgetter("order")
+
+
+def arrange_melds(tiles: Sequence[Tile], okey_face: int, melds: Sequence[Template]) -> Arrangement:
     pool = _Pool(tiles, okey_face)
-    melds: list[Meld] = []
-    for number, colours, extra in split.sets:
-        placed = [pool.natural(c * NUMBERS + number - 1) for c in colours]
-        missing = [c for c in range(COLOURS) if c not in colours][:extra]
-        placed += [pool.wild(c * NUMBERS + number - 1) for c in missing]
-        placed.sort(key=lambda p: p.stands_for.face)
-        melds.append(Meld(MeldKind.SET, tuple(placed)))
-    for colour, runs in enumerate(split.runs):
-        for start, end, wild_at in runs:
-            placed = [
-                pool.wild(_face(colour, pos)) if pos in wild_at else pool.natural(_face(colour, pos))
-                for pos in range(start, end + 1)
-            ]
-            melds.append(Meld(MeldKind.RUN, tuple(placed)))
-    return _finish(melds)
+    keyed: list[tuple[tuple[int, ...], Meld]] = []
+    runs: list[Template] = []
+    for template in melds:
+        if template.is_set:
+            meld = tuple.__new__(Meld, (MeldKind.SET, pool.take(template.slots)))
+            keyed.append((template.faces, meld))
+        else:
+            runs.append(template)
+    if len(runs) == 1:
+        meld = tuple.__new__(Meld, (MeldKind.RUN, pool.take(runs[0].slots)))
+        keyed.append((runs[0].faces, meld))
+    elif runs:
+        for run in _joined_runs(runs):
+            meld = tuple.__new__(Meld, (MeldKind.RUN, pool.take(run)))
+            keyed.append((tuple([face for face, _ in run]), meld))
+    # Canonical order: by the faces each meld stands for (see `_finish`).
+    keyed.sort(key=_first)
+    return tuple.__new__(Arrangement, (tuple([meld for _, meld in keyed]),))
 
 
-def arrange_pairs(
-    tiles: Sequence[Tile], okey_face: int, counts: Sequence[int], wilds: int
-) -> Arrangement:
+def _first(item: tuple[tuple[int, ...], Meld]) -> tuple[int, ...]:
+    return item[0]
+
+
+def arrange_pairs(tiles: Sequence[Tile], okey_face: int, x: int, wilds: int) -> Arrangement:
     pool = _Pool(tiles, okey_face)
-    doubles, singles, spare = pair_faces(counts, wilds)
+    doubles = [f for f in range(52) if count_at(x, f) == 2]
+    singles = [f for f in range(52) if count_at(x, f) == 1]
     melds = [Meld(MeldKind.PAIR, (pool.natural(f), pool.natural(f))) for f in doubles]
     melds += [Meld(MeldKind.PAIR, (pool.natural(f), pool.wild(f))) for f in singles]
-    if spare:
+    if wilds > len(singles):
         # Two wilds paired together stand for a face no other pair shows: the
         # okey's own face when free, otherwise the lowest free face.
         used = set(doubles) | set(singles)
@@ -92,11 +143,10 @@ def arrange_kafa(tiles: Sequence[Tile], okey_face: int, colour: int) -> Arrangem
     """Kafa shown as the runs it is made of: 1-2-3 and 4..13-1."""
     pool = _Pool(tiles, okey_face)
     melds = []
-    for start, end in ((1, 3), (4, HIGH_ONE)):
+    for numbers in ((1, 2, 3), (*range(4, 14), 1)):
         placed = []
-        for pos in range(start, end + 1):
-            face = _face(colour, pos)
+        for number in numbers:
+            face = colour * NUMBERS + number - 1
             placed.append(pool.natural(face) if pool.naturals.get(face) else pool.wild(face))
         melds.append(Meld(MeldKind.RUN, tuple(placed)))
     return _finish(melds)
-

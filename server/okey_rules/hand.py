@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from okey_rules.arrange import arrange_kafa, arrange_melds, arrange_pairs
 from okey_rules.errors import InvalidInputError
@@ -13,10 +13,11 @@ from okey_rules.hand_types import (
     WinKind,
     WinningDiscard,
 )
-from okey_rules.melds import MeldSplit, find_split, may_split
+from okey_rules.meld_table import Template
+from okey_rules.melds import discard_faces, find_melds, may_split, splits_fully
+from okey_rules.packed import ONE, colours_in, count_at, lonely
 from okey_rules.pairs import is_seven_pairs, kafa_colour
 from okey_rules.ruleset import Ruleset
-from okey_rules.shape import Shape, shape_of, without, without_wild
 from okey_rules.tiles import FALSE_JOKER_FACE, Tile, check_tile_multiset, format_tile
 
 HAND_SIZE = 14
@@ -33,46 +34,65 @@ def _validate(tiles: Sequence[Tile], okey: Tile, sizes: tuple[int, ...]) -> None
     check_tile_multiset(tiles)
 
 
+def packed_hand(faces: Sequence[int], okey_face: int) -> tuple[int, int]:
+    """(packed naturals, wild count): okey tiles are wild, a false joker is the okey's face (§2)."""
+    x = 0
+    wilds = 0
+    okey_one = ONE[okey_face]
+    for face in faces:
+        if face == okey_face:
+            wilds += 1
+        elif face == FALSE_JOKER_FACE:
+            x += okey_one
+        else:
+            x += ONE[face]
+    return x, wilds
+
+
 class _Analysis:
     """Every way a 14-tile shape wins, best-scoring first, and the meld split if any."""
 
-    __slots__ = ("kafa", "kinds", "split")
+    __slots__ = ("kafa", "kinds", "split", "wilds", "x")
 
-    def __init__(self, shape: Shape, rules: Ruleset) -> None:
+    def __init__(self, x: int, wilds: int, rules: Ruleset) -> None:
+        self.x = x
+        self.wilds = wilds
         kinds: list[WinKind] = []
         self.kafa: int | None = None
         if rules.kafa:
-            self.kafa = kafa_colour(shape.keys, shape.counts)
+            self.kafa = kafa_colour(x)
             if self.kafa is not None:
                 kinds.append(WinKind.KAFA)
-        if is_seven_pairs(shape.counts, shape.wilds, rules.wild_pairs):
+        if is_seven_pairs(x, wilds, rules.wild_pairs):
             kinds.append(WinKind.SEVEN_PAIRS)
         wrap = rules.runs_13_to_1
-        self.split: MeldSplit | None = None
-        if may_split(shape, wrap):
-            self.split = find_split(shape, wrap)
+        self.split: list[Template] | None = None
+        if may_split(x, wilds, wrap):
+            self.split = find_melds(x, wilds, wrap)
             if self.split is not None:
                 kinds.append(WinKind.MELDS)
         self.kinds = kinds
 
 
-def _verdict(tiles: Sequence[Tile], okey_face: int, shape: Shape, rules: Ruleset) -> HandVerdict:
-    found = _Analysis(shape, rules)
+def _verdict(
+    tiles: Sequence[Tile], okey_face: int, x: int, wilds: int, rules: Ruleset
+) -> HandVerdict:
+    found = _Analysis(x, wilds, rules)
     if not found.kinds:
         return HandVerdict(False, None, (), None, "not winning")
     kind = found.kinds[0]
-    arrangement = _arrangement(kind, found, tiles, okey_face, shape)
+    arrangement = _arrangement(found, tiles, okey_face)
     ordered = tuple(k for k in _ENUM_ORDER if k in found.kinds)
     return HandVerdict(True, kind, ordered, arrangement, f"winning: {kind.value}")
 
 
-def _arrangement(
-    kind: WinKind, found: _Analysis, tiles: Sequence[Tile], okey_face: int, shape: Shape
-) -> Arrangement:
+def _arrangement(found: _Analysis, tiles: Sequence[Tile], okey_face: int) -> Arrangement:
+    """The arrangement of the best-scoring way the hand wins."""
+    kind = found.kinds[0]
     if kind is WinKind.KAFA and found.kafa is not None:
         return arrange_kafa(tiles, okey_face, found.kafa)
     if kind is WinKind.SEVEN_PAIRS:
-        return arrange_pairs(tiles, okey_face, shape.counts, shape.wilds)
+        return arrange_pairs(tiles, okey_face, found.x, found.wilds)
     assert found.split is not None
     return arrange_melds(tiles, okey_face, found.split)
 
@@ -81,32 +101,65 @@ def check_hand(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC) -> H
     """Is this 14-tile hand winning under `rules`, with `okey` wild? How, arranged how?"""
     _validate(tiles, okey, (HAND_SIZE,))
     okey_face = okey.face
-    return _verdict(tiles, okey_face, shape_of([t.face for t in tiles], okey_face), rules)
+    x, wilds = packed_hand([t.face for t in tiles], okey_face)
+    return _verdict(tiles, okey_face, x, wilds, rules)
 
 
-def winning_discards(
-    tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC
-) -> DiscardVerdict:
+def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC) -> DiscardVerdict:
     """Which discards from these 15 tiles leave a winning 14 (one entry per distinct tile)?
 
-    Entries come in tile order (R, Y, B, K by number, false joker last).
+    Entries come in tile order (R, Y, B, K by number, false joker last). Each
+    entry's arrangement is built when first read: the list of discards is the
+    answer, and a caller that wants one arrangement need not pay for fifteen.
     """
     _validate(tiles, okey, (HAND_SIZE + 1,))
     okey_face = okey.face
+    wrap = rules.runs_13_to_1
     faces = [t.face for t in tiles]
-    full = shape_of(faces, okey_face)
+    full, wilds = packed_hand(faces, okey_face)
+    # Tiles lonely among all 15 stay lonely after any other discard, so most
+    # discards are ruled out for melds without a search (see `may_split`).
+    alone = lonely(full, wrap)
+    candidates: list[tuple[int, int, int]] = []  # (physical face, packed rest, wilds left)
+    for face in sorted(set(faces)):
+        if face == okey_face:
+            x, left, still_alone = full, wilds - 1, alone
+        else:
+            played = okey_face if face == FALSE_JOKER_FACE else face
+            x, left = full - ONE[played], wilds
+            still_alone = alone & ~ONE[played] if count_at(full, played) == 1 else alone
+        if not still_alone or (left >= 2 and colours_in(still_alone) == 1):
+            candidates.append((face, x, left))
+    melds_win: set[int] = set()
+    if len(candidates) > 3:
+        # Many discards to try: one search over all 15 answers them together.
+        mask = discard_faces(full, wilds, wrap)
+        for face, x, left in candidates:
+            if face == okey_face:
+                if splits_fully(x, left, wrap):
+                    melds_win.add(face)
+            elif mask >> (okey_face if face == FALSE_JOKER_FACE else face) & 1:
+                melds_win.add(face)
+    else:
+        melds_win = {face for face, x, left in candidates if splits_fully(x, left, wrap)}
     found: list[WinningDiscard] = []
     for face in sorted(set(faces)):
         if face == okey_face:
-            rest_shape = without_wild(full)
+            x, left = full, wilds - 1
         else:
-            rest_shape = without(full, okey_face if face == FALSE_JOKER_FACE else face)
+            x, left = full - ONE[okey_face if face == FALSE_JOKER_FACE else face], wilds
+        kinds = _cheap_kinds(x, left, rules)
+        if face in melds_win:
+            kinds.append(WinKind.MELDS)
+        if not kinds:
+            continue
         at = faces.index(face)
         rest = [*tiles[:at], *tiles[at + 1 :]]
-        verdict = _verdict(rest, okey_face, rest_shape, rules)
-        if verdict.kind is None or verdict.arrangement is None:
-            continue
-        found.append(WinningDiscard(tiles[at], face == okey_face, verdict.kind, verdict.arrangement))
+        found.append(
+            WinningDiscard(
+                tiles[at], face == okey_face, kinds[0], _lazy(rest, okey_face, x, left, rules)
+            )
+        )
     okey_wins = any(d.okey for d in found)
     if found:
         names = ", ".join(format_tile(d.tile) + (" (okey)" if d.okey else "") for d in found)
@@ -114,3 +167,24 @@ def winning_discards(
     else:
         summary = "not winning: no discard leaves a winning 14"
     return DiscardVerdict(bool(found), tuple(found), okey_wins, summary)
+
+
+def _cheap_kinds(x: int, wilds: int, rules: Ruleset) -> list[WinKind]:
+    """The winning kinds that need no search: kafa and seven pairs, best first."""
+    kinds = []
+    if rules.kafa and kafa_colour(x) is not None:
+        kinds.append(WinKind.KAFA)
+    if is_seven_pairs(x, wilds, rules.wild_pairs):
+        kinds.append(WinKind.SEVEN_PAIRS)
+    return kinds
+
+
+def _lazy(
+    rest: list[Tile], okey_face: int, x: int, wilds: int, rules: Ruleset
+) -> Callable[[], Arrangement]:
+    def build() -> Arrangement:
+        verdict = _verdict(rest, okey_face, x, wilds, rules)
+        assert verdict.arrangement is not None
+        return verdict.arrangement
+
+    return build

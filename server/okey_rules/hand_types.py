@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -48,8 +49,7 @@ class Meld(NamedTuple):
         return " ".join(p.notation() for p in self.tiles)
 
 
-@dataclass(frozen=True, slots=True)
-class Arrangement:
+class Arrangement(NamedTuple):
     """A winning split of 14 tiles, melds in canonical order."""
 
     melds: tuple[Meld, ...]
@@ -70,12 +70,28 @@ class HandVerdict:
     summary: str
 
 
-@dataclass(frozen=True, slots=True)
 class WinningDiscard:
-    tile: Tile
-    okey: bool
-    kind: WinKind
-    arrangement: Arrangement
+    """A discard that leaves a winning 14; the arrangement is built on first read."""
+
+    __slots__ = ("_arrangement", "_build", "kind", "okey", "tile")
+
+    def __init__(
+        self, tile: Tile, okey: bool, kind: WinKind, arrangement: Callable[[], Arrangement]
+    ) -> None:
+        self.tile = tile
+        self.okey = okey
+        self.kind = kind
+        self._build = arrangement
+        self._arrangement: Arrangement | None = None
+
+    @property
+    def arrangement(self) -> Arrangement:
+        if self._arrangement is None:
+            self._arrangement = self._build()
+        return self._arrangement
+
+    def __repr__(self) -> str:
+        return f"WinningDiscard({format_tile(self.tile)}, okey={self.okey}, kind={self.kind.value})"
 
 
 @dataclass(frozen=True, slots=True)

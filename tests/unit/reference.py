@@ -79,7 +79,10 @@ def _fill(slots: list[int], rest: list[int], wilds: int, wrap: bool) -> bool:
 
 
 def seven_pairs(naturals: tuple[int, ...], wilds: int, wild_pairs: bool) -> bool:
-    """Seven pairs of identical faces, each face in one pair at most; wilds pair naturals or each other."""
+    """Seven pairs of identical faces, each face in one pair at most.
+
+    A wild pairs with a lone natural, or (with `wild_pairs`) with the other wild.
+    """
     counts: dict[int, int] = {}
     for face in naturals:
         counts[face] = counts.get(face, 0) + 1

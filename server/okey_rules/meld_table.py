@@ -1,0 +1,97 @@
+"""Precomputed meld tables: every set and short run, filed under its lowest natural face.
+
+RULES.md §3. Runs are listed only at lengths 3-5: any longer run splits into
+pieces of those lengths, so the search never needs more (the arrangement
+joins the pieces back). Each meld is listed once per way of leaving up to
+two of its tiles to wilds; the natural part is a packed count vector.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+
+from okey_rules.packed import ONE
+from okey_rules.tiles import NUMBERS
+
+MAX_WILDS = 2
+HIGH_ONE = 14  # run position of a 1 played after 13
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """One way to form a meld: its kind, and per slot the face and whether a wild fills it."""
+
+    is_set: bool
+    faces: tuple[int, ...]  # in meld order (runs low to high, sets by colour)
+    wild: tuple[bool, ...]
+    natural: int  # packed counts of the natural slots
+    wilds: int
+    start: int  # runs: first and last position (14 = a 1 played high); sets: 0
+    end: int
+    slots: tuple[tuple[int, bool], ...]  # (face, wild?) per slot, for building melds
+    order: int  # runs: colour * 16 + start, the order in which pieces are joined
+
+
+def _run_faces(colour: int, start: int, length: int) -> tuple[int, ...]:
+    return tuple(
+        colour * NUMBERS + (1 if p == HIGH_ONE else p) - 1 for p in range(start, start + length)
+    )
+
+
+def _shapes(wrap: bool) -> list[tuple[bool, tuple[int, ...], int, int]]:
+    shapes: list[tuple[bool, tuple[int, ...], int, int]] = []
+    for number in range(NUMBERS):
+        for size in (3, 4):
+            for colours in combinations(range(4), size):
+                shapes.append((True, tuple(c * NUMBERS + number for c in colours), 0, 0))
+    top = HIGH_ONE if wrap else NUMBERS
+    for colour in range(4):
+        for length in (3, 4, 5):
+            for start in range(1, top - length + 2):
+                faces = _run_faces(colour, start, length)
+                shapes.append((False, faces, start, start + length - 1))
+    return shapes
+
+
+@cache
+def tables(wrap: bool) -> tuple[tuple[tuple[Template, ...], ...], ...]:
+    """tables(wrap)[w][f]: templates with lowest natural face f using at most w wilds.
+
+    Fewest wilds first, then the order of `_shapes`; duplicates by effect
+    (same naturals, same wild count) keep the first.
+    """
+    by_face: list[dict[tuple[int, int], Template]] = [{} for _ in range(52)]
+    for is_set, faces, start, end in _shapes(wrap):
+        slots = range(len(faces))
+        for wilds in range(MAX_WILDS + 1):
+            for wild_slots in combinations(slots, wilds):
+                naturals = [faces[i] for i in slots if i not in wild_slots]
+                if not naturals:
+                    continue
+                natural = sum(ONE[f] for f in naturals)
+                wild = tuple(i in wild_slots for i in slots)
+                template = Template(
+                    is_set,
+                    faces,
+                    wild,
+                    natural,
+                    wilds,
+                    start,
+                    end,
+                    tuple(zip(faces, wild, strict=True)),
+                    faces[0] // NUMBERS * 16 + start,
+                )
+                by_face[min(naturals)].setdefault((natural, wilds), template)
+    result = []
+    for limit in range(MAX_WILDS + 1):
+        result.append(
+            tuple(
+                tuple(
+                    sorted((t for t in table.values() if t.wilds <= limit), key=lambda t: t.wilds)
+                )
+                for table in by_face
+            )
+        )
+    return tuple(result)
