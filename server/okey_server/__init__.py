@@ -1,0 +1,1 @@
+"""okey_server: the gRPC layer of okey-rules (servicers, errors, logging, config, main)."""

@@ -1,0 +1,97 @@
+"""okey_rules.deal_types.Deal -> okey.v1.DealResponse and the opening okey.v1.GameState."""
+
+from __future__ import annotations
+
+from okey.v1 import deal_pb2, game_pb2
+from okey_rules.deal_fairness import commitment_for
+from okey_rules.deal_types import (
+    Deal,
+    DealMethod,
+    FormalProcedure,
+    codes_notation,
+    rack_notation,
+)
+from okey_rules.errors import InvalidInputError
+
+from okey_server.convert_ruleset import GAME_TO_PROTO, ruleset_to_proto
+from okey_server.convert_tile import fill_tile
+from okey_server.state_mac import sign_state
+
+METHOD_TO_DOMAIN: dict[int, DealMethod] = {
+    deal_pb2.DEAL_METHOD_UNSPECIFIED: DealMethod.INFORMAL,
+    deal_pb2.DEAL_METHOD_INFORMAL: DealMethod.INFORMAL,
+    deal_pb2.DEAL_METHOD_FORMAL: DealMethod.FORMAL,
+}
+METHOD_TO_PROTO: dict[DealMethod, int] = {
+    DealMethod.INFORMAL: deal_pb2.DEAL_METHOD_INFORMAL,
+    DealMethod.FORMAL: deal_pb2.DEAL_METHOD_FORMAL,
+}
+
+
+def method_from_proto(value: int) -> DealMethod:
+    method = METHOD_TO_DOMAIN.get(value)
+    if method is None:
+        raise InvalidInputError("method", f"unknown deal method value {value}")
+    return method
+
+
+def opening_state(dealt: Deal, key: bytes) -> game_pb2.GameState:
+    """The signed state right after the deal: nothing discarded, the first seat to discard."""
+    state = game_pb2.GameState(
+        ruleset=ruleset_to_proto(dealt.rules),
+        player_count=dealt.player_count,
+        dealer_seat=dealt.dealer,
+        indicator=dealt.indicator,
+        okey_face=dealt.okey_face,
+        turn_seat=dealt.first_seat,
+        phase=game_pb2.PHASE_FIRST_DISCARD,
+        move_number=0,
+    )
+    for rack in dealt.racks:
+        state.seats.add().rack.extend(rack)
+    state.wall.extend(dealt.wall)
+    sign_state(state, key)
+    return state
+
+
+def _fill_formal(target: deal_pb2.FormalDeal, formal: FormalProcedure) -> None:
+    target.dice.extend(formal.dice)
+    target.dice_given = formal.dice_given
+    for index, stack in enumerate(formal.stacks):
+        target.stacks.add(
+            index=index,
+            letter=formal.letter_of(index),
+            tiles=stack,
+            notation=codes_notation(stack),
+        )
+    target.spare = formal.spare
+    target.indicator_stack = formal.indicator_stack
+    target.indicator_position = formal.indicator_position
+    for take in formal.takes:
+        target.takes.add(
+            seat=take.seat, stack=take.stack, letter=take.letter, part=take.part, tiles=take.tiles
+        )
+
+
+def deal_to_proto(dealt: Deal, key: bytes, deal_id: str = "") -> deal_pb2.DealResponse:
+    """The Deal answer; with a `deal_id` (a committed deal) the seed stays out of it."""
+    response = deal_pb2.DealResponse(
+        seed="" if deal_id else dealt.seed,
+        commitment=commitment_for(dealt.seed),
+        deal_id=deal_id,
+        method=METHOD_TO_PROTO[dealt.method],
+        game=GAME_TO_PROTO[dealt.game],
+        player_count=dealt.player_count,
+        dealer_seat=dealt.dealer,
+        first_seat=dealt.first_seat,
+        indicator_code=dealt.indicator,
+    )
+    fill_tile(response.indicator, dealt.indicator_tile)
+    fill_tile(response.okey, dealt.okey)
+    for seat, rack in enumerate(dealt.racks):
+        response.racks.add(seat=seat, tiles=rack, notation=rack_notation(rack))
+    response.wall.extend(dealt.wall)
+    if dealt.formal is not None:
+        _fill_formal(response.formal, dealt.formal)
+    response.state.CopyFrom(opening_state(dealt, key))
+    return response

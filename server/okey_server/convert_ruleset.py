@@ -1,0 +1,46 @@
+"""okey.v1.Ruleset (optional fields over a named preset) <-> okey_rules.ruleset.Ruleset."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from okey.v1 import ruleset_pb2
+from okey_rules.errors import InvalidInputError
+from okey_rules.ruleset import Game, Ruleset, preset
+
+GAME_TO_DOMAIN: dict[int, Game] = {
+    ruleset_pb2.GAME_CLASSIC: Game.CLASSIC,
+    ruleset_pb2.GAME_OKEY_101: Game.OKEY_101,
+}
+GAME_TO_PROTO: dict[Game, int] = {game: value for value, game in GAME_TO_DOMAIN.items()}
+# The rule options besides `game`: same names on both sides (the mapping is 1:1).
+_OPTIONS = tuple(f.name for f in fields(Ruleset) if f.name != "game")
+
+
+def ruleset_from_proto(preset_name: str, message: ruleset_pb2.Ruleset,
+                       field: str = "ruleset") -> Ruleset:
+    """The preset named `preset_name` (default: the game's) with `message`'s set fields over it."""
+    game: Game | None = None
+    if message.game != ruleset_pb2.GAME_UNSPECIFIED:
+        game = GAME_TO_DOMAIN.get(message.game)
+        if game is None:
+            raise InvalidInputError(f"{field}.game", f"unknown game value {message.game}")
+    base = preset(preset_name, game)
+    # ListFields lists exactly the fields the caller set (presence of `optional`).
+    overrides: dict[str, Any] = {
+        descriptor.name: value
+        for descriptor, value in message.ListFields()
+        if descriptor.name != "game"
+    }
+    if game is not None and game is not base.game:
+        overrides["game"] = game
+    return base.with_overrides(**overrides) if overrides else base
+
+
+def ruleset_to_proto(rules: Ruleset) -> ruleset_pb2.Ruleset:
+    """Every option written out, so the answer says exactly which rules applied."""
+    message = ruleset_pb2.Ruleset(game=GAME_TO_PROTO[rules.game])
+    for name in _OPTIONS:
+        setattr(message, name, getattr(rules, name))
+    return message

@@ -1,0 +1,152 @@
+"""Shared fixtures: real okey servers on ephemeral loopback ports, in-process and as processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import pytest
+from okey_server.config import Config
+from okey_server.logging_setup import configure_logging
+from okey_server.server import create_server
+
+ROOT = Path(__file__).resolve().parent.parent
+OKEY_SERVER = ROOT / ".venv" / "bin" / "okey-server"
+LOOPBACK = "127.0.0.1"
+# Single-process runs and tests must not share ports silently (DESIGN.md).
+CHANNEL_OPTIONS = (("grpc.so_reuseport", 0),)
+TEST_SIGNING_KEY = b"okey-rules test signing key, not a secret"
+# An upper bound for a subprocess to come up or shut down, not a timing assertion.
+PROCESS_DEADLINE_S = 30.0
+
+
+def loopback_config(**overrides: object) -> Config:
+    """A Config for in-process test servers: loopback, ephemeral port, fixed key."""
+    settings: dict[str, object] = {
+        "host": LOOPBACK,
+        "port": 0,
+        "workers": 4,
+        "log_level": "warning",
+        "signing_key": TEST_SIGNING_KEY,
+        "signing_key_generated": False,
+    }
+    settings.update(overrides)
+    return Config(**settings)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="session")
+def grpc_server() -> Iterator[str]:
+    """The address (``127.0.0.1:port``) of a started okey server shared by the session."""
+    config = loopback_config()
+    # Quiet: per-RPC info lines would only clutter failure reports.
+    configure_logging(config.log_level)
+    server, port = create_server(config.address, config)
+    server.start()
+    yield f"{LOOPBACK}:{port}"
+    server.stop(None)
+
+
+@pytest.fixture
+def make_server() -> Iterator[Callable[..., tuple[grpc.Server, int]]]:
+    """Builds and starts a private okey server: ``make_server(health_servicer=None, **config)``.
+
+    For tests that need their own server (drain, port conflicts); stopped at teardown.
+    """
+    servers: list[grpc.Server] = []
+
+    def make(health_servicer: object = None, **overrides: object) -> tuple[grpc.Server, int]:
+        config = loopback_config(**overrides)
+        server, port = create_server(config.address, config, health_servicer)  # type: ignore[arg-type]
+        servers.append(server)
+        server.start()
+        return server, port
+
+    yield make
+    for server in servers:
+        server.stop(None)
+
+
+@pytest.fixture
+def channel(grpc_server: str) -> Iterator[grpc.Channel]:
+    """A fresh insecure channel to `grpc_server`."""
+    with grpc.insecure_channel(grpc_server, options=CHANNEL_OPTIONS) as opened:
+        yield opened
+
+
+@dataclass
+class ServerProcess:
+    """An `okey-server` subprocess; its stderr (the JSON log) goes to `log_path`."""
+
+    process: subprocess.Popen[bytes]
+    log_path: Path
+    startup: dict[str, object]
+    command: list[str]  # how to run okey-server, flags not included
+
+    @property
+    def port(self) -> int:
+        return int(self.startup["port"])  # type: ignore[call-overload]
+
+    @property
+    def address(self) -> str:
+        return f"{LOOPBACK}:{self.port}"
+
+    def log_lines(self) -> list[dict[str, object]]:
+        """Every log line so far, each parsed as JSON (fails on a non-JSON line)."""
+        text = self.log_path.read_text()
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+    def stop(self, signum: int = signal.SIGTERM) -> int:
+        """Sends `signum` and returns the exit code."""
+        self.process.send_signal(signum)
+        return self.process.wait(timeout=PROCESS_DEADLINE_S)
+
+
+def _wait_for_startup(process: subprocess.Popen[bytes], log_path: Path) -> dict[str, object]:
+    deadline = time.monotonic() + PROCESS_DEADLINE_S
+    while time.monotonic() < deadline:
+        for line in log_path.read_text().splitlines():
+            entry = json.loads(line) if line.startswith("{") else {}
+            if entry.get("event") == "serving":
+                return dict(entry)
+        if process.poll() is not None:
+            raise AssertionError(f"okey-server exited early:\n{log_path.read_text()}")
+        time.sleep(0.05)
+    raise AssertionError(f"okey-server printed no startup line:\n{log_path.read_text()}")
+
+
+@pytest.fixture
+def start_server_process(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+    """Starts ``okey-server *flags`` (default ``--port 0``) and waits for its startup line.
+
+    `env` entries are added to a copy of the environment with every OKEY_*
+    variable removed. Processes still running at teardown are killed.
+    """
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(*flags: str, env: dict[str, str] | None = None) -> ServerProcess:
+        clean = {k: v for k, v in os.environ.items() if not k.startswith("OKEY_")}
+        clean.update(env or {})
+        log_path = tmp_path / f"okey-server-{len(started)}.log"
+        args = list(flags) if flags else ["--port", "0"]
+        executable = str(OKEY_SERVER) if OKEY_SERVER.exists() else None
+        command = [executable] if executable else [sys.executable, "-m", "okey_server.main"]
+        with log_path.open("wb") as log:
+            process = subprocess.Popen(
+                [*command, *args], stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=clean
+            )
+        started.append(process)
+        return ServerProcess(process, log_path, _wait_for_startup(process, log_path), command)
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=PROCESS_DEADLINE_S)
