@@ -1,0 +1,1 @@
+"""The reference command-line client `okey`, built on the generated okey.v1 stubs."""

@@ -1,0 +1,302 @@
+"""`okey deal`: deals through DealService, reveals committed seeds, verifies saved deals.
+
+`okey deal verify` recomputes the deal on this machine with the okey_rules
+library from the revealed seed, so the check does not trust the server that
+dealt; see docs/dealing.md, "Fairness you can verify".
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from google.protobuf import json_format
+from okey.v1 import deal_pb2, deal_pb2_grpc, ruleset_pb2, tile_pb2
+
+from okey_cli import render, rpc
+from okey_cli.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, CliError
+
+_GAMES = {"classic": ruleset_pb2.GAME_CLASSIC, "101": ruleset_pb2.GAME_OKEY_101}
+_COLOURS = (tile_pb2.COLOR_RED, tile_pb2.COLOR_YELLOW, tile_pb2.COLOR_BLUE, tile_pb2.COLOR_BLACK)
+_FACES = 53  # packed code = copy * 53 + face; face 52 = false joker (docs/dealing.md)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "deal",
+        help="deal a round from a seed (also: reveal, verify)",
+        description=(
+            "Deals one round through DealService/Deal and prints each seat's rack, the "
+            "indicator and the okey. `okey deal reveal` and `okey deal verify` check a "
+            "committed deal (docs/dealing.md)."
+        ),
+    )
+    parser.add_argument("--seed", default="", help="the seed (any text); default: a fresh one")
+    parser.add_argument("--formal", action="store_true", help="the stacks-and-dice deal (seed 000)")
+    parser.add_argument("--players", type=int, default=0, help="2-4 (classic), 4 (101); default 4")
+    parser.add_argument("--game", choices=sorted(_GAMES), default=None, help="default: classic")
+    parser.add_argument("--preset", default="", help='"classic", "okey.gg" or "101"')
+    parser.add_argument("--dealer", type=int, default=0, metavar="SEAT", help="default 0")
+    parser.add_argument(
+        "--dice", type=_dice, default=[], metavar="D1,D2[,...]",
+        help="formal deal: the dice rolled at the table, e.g. 5,2 (default: from the seed)",
+    )
+    parser.add_argument(
+        "--indicator-drawable-last", action=argparse.BooleanOptionalAction, default=None,
+        help="is the indicator drawn as the last wall tile (default: the preset's)",
+    )
+    parser.add_argument(
+        "--commit", action="store_true",
+        help="a committed deal: the server keeps the seed and returns its SHA-256 and a deal id",
+    )
+    parser.add_argument("--json", action="store_true", help="print the Deal response as JSON")
+    rpc.add_server_options(parser)
+    parser.set_defaults(func=run_deal)
+
+    commands = parser.add_subparsers(dest="deal_command", metavar="COMMAND")
+    reveal = commands.add_parser(
+        "reveal", help="reveal a committed deal's seed",
+        description="Asks DealService/RevealSeed for the seed of a committed deal.",
+    )
+    reveal.add_argument("deal_id", help="the deal id of a committed deal (32 hex digits)")
+    reveal.add_argument("--json", action="store_true", help="print the response as JSON")
+    rpc.add_server_options(reveal)
+    reveal.set_defaults(func=run_reveal)
+
+    verify = commands.add_parser(
+        "verify", help="check a saved deal against its commitment and its seed",
+        description=(
+            "Reads a deal saved with `okey deal --json` (FILE, or - for stdin), checks "
+            "that SHA-256 of the seed is the saved commitment, then recomputes the deal "
+            "locally from the seed and compares every rack, the indicator and the wall."
+        ),
+    )
+    verify.add_argument("file", help="the saved Deal response (JSON), - for stdin")
+    source = verify.add_mutually_exclusive_group()
+    source.add_argument("--seed", default=None, help="the revealed seed")
+    source.add_argument(
+        "--reveal", action="store_true", help="ask the server (RevealSeed) for the seed"
+    )
+    rpc.add_server_options(verify)
+    verify.set_defaults(func=run_verify)
+
+
+def _dice(text: str) -> list[int]:
+    try:
+        return [int(word) for word in text.replace(" ", "").split(",") if word]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"dice are whole numbers like 5,2: {text!r}") from None
+
+
+def build_request(args: argparse.Namespace) -> deal_pb2.DealRequest:
+    request = deal_pb2.DealRequest(
+        preset=args.preset,
+        player_count=args.players,
+        dealer_seat=args.dealer,
+        seed=args.seed,
+        dice=args.dice,
+        commit=args.commit,
+        method=deal_pb2.DEAL_METHOD_FORMAL if args.formal else deal_pb2.DEAL_METHOD_INFORMAL,
+    )
+    if args.game is not None:
+        request.ruleset.game = _GAMES[args.game]
+    if args.indicator_drawable_last is not None:
+        request.ruleset.indicator_drawable_last = args.indicator_drawable_last
+    if args.players < 0 or args.dealer < 0:
+        raise CliError("invalid input: --players and --dealer are not negative", EXIT_BAD_INPUT)
+    return request
+
+
+def run_deal(args: argparse.Namespace) -> int:
+    request = build_request(args)
+    address = rpc.server_address(args)
+    with rpc.open_channel(address) as channel:
+        stub = deal_pb2_grpc.DealServiceStub(channel)
+        response = rpc.call(stub.Deal, request, address, args.timeout)
+    if args.json:
+        print(json_format.MessageToJson(response))
+    else:
+        print(deal_text(response, render.Painter(render.wants_colour(sys.stdout))))
+    return EXIT_OK
+
+
+def run_reveal(args: argparse.Namespace) -> int:
+    address = rpc.server_address(args)
+    response = _reveal(args.deal_id, address, args.timeout)
+    if args.json:
+        print(json_format.MessageToJson(response))
+    else:
+        print(f"seed {response.seed}\ncommitment {response.commitment}")
+    return EXIT_OK
+
+
+def _reveal(deal_id: str, address: str, timeout: float) -> deal_pb2.RevealSeedResponse:
+    with rpc.open_channel(address) as channel:
+        stub = deal_pb2_grpc.DealServiceStub(channel)
+        request = deal_pb2.RevealSeedRequest(deal_id=deal_id)
+        response: deal_pb2.RevealSeedResponse = rpc.call(stub.RevealSeed, request, address,
+                                                         timeout)
+        return response
+
+
+# --- readable output -----------------------------------------------------------
+
+
+def code_tile(code: int) -> tile_pb2.Tile:
+    """A packed tile code as a Tile message (copy * 53 + face; face 52 = false joker)."""
+    copy, face = divmod(code, _FACES)
+    if face == _FACES - 1:
+        return tile_pb2.Tile(false_joker=True, copy=copy)
+    return tile_pb2.Tile(color=_COLOURS[face // 13], number=face % 13 + 1, copy=copy)
+
+
+def _tiles(codes: Any, painter: render.Painter, *, sort: bool = True) -> str:
+    ordered = sorted(codes, key=lambda c: (c % _FACES, c)) if sort else list(codes)
+    return " ".join(painter.tile(code_tile(c)) for c in ordered)
+
+
+def _seat_role(response: deal_pb2.DealResponse, seat: int) -> str:
+    roles = []
+    if seat == response.dealer_seat:
+        roles.append("dealer")
+    if seat == response.first_seat:
+        roles.append("first")
+    return f"({', '.join(roles)})" if roles else ""
+
+
+def deal_text(response: deal_pb2.DealResponse, painter: render.Painter) -> str:
+    game = "Okey 101" if response.game == ruleset_pb2.GAME_OKEY_101 else "classic Okey"
+    method = "formal" if response.method == deal_pb2.DEAL_METHOD_FORMAL else "informal"
+    lines = []
+    if response.seed:
+        lines.append(f"seed {response.seed}")
+    else:
+        lines.append(f"deal id {response.deal_id} (committed: seed withheld)")
+    lines.append(f"commitment {response.commitment}")
+    lines.append(
+        f"{game}, {response.player_count} players, {method} deal, dealer seat "
+        f"{response.dealer_seat}, first to discard: seat {response.first_seat}"
+    )
+    lines.append(
+        f"indicator {painter.tile(response.indicator)}, okey {painter.tile(response.okey)}"
+    )
+    for rack in response.racks:
+        label = f"seat {rack.seat} {_seat_role(response, rack.seat)}".strip()
+        lines.append(f"{label:<22} {len(rack.tiles):>2}: {_tiles(rack.tiles, painter)}")
+    bank = "bank" if response.game == ruleset_pb2.GAME_OKEY_101 else "wall"
+    lines.append(f"{bank}: {len(response.wall)} tiles")
+    if response.HasField("formal"):
+        lines += _formal_lines(response.formal, painter)
+    return "\n".join(lines)
+
+
+def _formal_lines(formal: deal_pb2.FormalDeal, painter: render.Painter) -> list[str]:
+    source = "given" if formal.dice_given else "from the seed"
+    dice = ", ".join(str(d) for d in formal.dice)
+    lines = [
+        f"dice ({source}): {dice} -> spare on stack {formal.indicator_stack}, indicator "
+        f"{formal.indicator_position} from its bottom",
+        "stacks, table order from the dealer's leftmost, bottom to top:",
+    ]
+    for stack in formal.stacks:
+        mark = stack.letter or "*"
+        spare = f" + spare {painter.tile(code_tile(formal.spare))}" if not stack.letter else ""
+        tiles = _tiles(stack.tiles, painter, sort=False)
+        lines.append(f"  {stack.index:>2} {mark}: {tiles}{spare}")
+    by_seat: dict[int, list[str]] = {}
+    for take in formal.takes:
+        what = take.letter if take.part == "whole" else f"{take.part} of {take.letter}"
+        by_seat.setdefault(take.seat, []).append(what)
+    for seat in sorted(by_seat):
+        lines.append(f"seat {seat} took: {', '.join(by_seat[seat])}")
+    return lines
+
+
+# --- verify ----------------------------------------------------------------------
+
+
+def load_saved_deal(file: str) -> deal_pb2.DealResponse:
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text()
+        return json_format.Parse(text, deal_pb2.DealResponse(), ignore_unknown_fields=True)
+    except (OSError, json_format.ParseError, UnicodeDecodeError) as error:
+        raise CliError(f"cannot read a saved deal from {file}: {error}", EXIT_BAD_INPUT) from None
+
+
+def recompute(saved: deal_pb2.DealResponse, seed: str) -> Any:
+    """The deal the engine deals from `seed` with the saved deal's parameters."""
+    from okey_rules.deal import deal
+    from okey_rules.deal_types import DealMethod
+    from okey_rules.errors import InvalidInputError
+    from okey_rules.ruleset import Game, Ruleset
+
+    options = saved.state.ruleset
+    game = Game.OKEY_101 if saved.game == ruleset_pb2.GAME_OKEY_101 else Game.CLASSIC
+    overrides = {
+        f.name: getattr(options, f.name)
+        for f in fields(Ruleset)
+        if f.name != "game" and options.HasField(f.name)
+    }
+    formal = saved.method == deal_pb2.DEAL_METHOD_FORMAL
+    try:
+        return deal(
+            Ruleset(game=game, **overrides),
+            saved.player_count,
+            saved.dealer_seat,
+            DealMethod.FORMAL if formal else DealMethod.INFORMAL,
+            seed=seed,
+            dice=list(saved.formal.dice) if formal and saved.formal.dice_given else None,
+        )
+    except InvalidInputError as error:
+        raise CliError(f"the saved deal cannot be recomputed: {error}", EXIT_BAD_INPUT) from None
+
+
+def compare(saved: deal_pb2.DealResponse, dealt: Any) -> list[str]:
+    """Every difference between the saved deal and the recomputed one (empty: they match)."""
+    problems = []
+    if saved.indicator_code != dealt.indicator:
+        problems.append("the indicator differs")
+    saved_racks = [list(rack.tiles) for rack in saved.racks]
+    for seat, rack in enumerate(dealt.racks):
+        if seat >= len(saved_racks) or saved_racks[seat] != list(rack):
+            problems.append(f"seat {seat}'s rack differs")
+    if len(saved_racks) != len(dealt.racks):
+        problems.append("the number of racks differs")
+    if list(saved.wall) != list(dealt.wall):
+        problems.append("the wall differs")
+    if dealt.formal is not None and list(saved.formal.dice) != list(dealt.formal.dice):
+        problems.append("the dice differ")
+    return problems
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    saved = load_saved_deal(args.file)
+    if args.seed is not None:
+        seed = args.seed
+    elif args.reveal:
+        if not saved.deal_id:
+            raise CliError("the saved deal has no deal id to reveal", EXIT_BAD_INPUT)
+        seed = _reveal(saved.deal_id, rpc.server_address(args), args.timeout).seed
+    elif saved.seed:
+        seed = saved.seed
+    else:
+        raise CliError("a committed deal: give --seed SEED or --reveal", EXIT_BAD_INPUT)
+
+    problems = []
+    commitment = hashlib.sha256(seed.encode("utf-8")).hexdigest()
+    if not saved.commitment:
+        problems.append("the saved deal carries no commitment")
+    elif commitment != saved.commitment:
+        problems.append("SHA-256 of the seed is not the saved commitment")
+    problems += compare(saved, recompute(saved, seed))
+    if problems:
+        for problem in problems:
+            print(f"FAIL: {problem}")
+        return EXIT_FAILED
+    print(f"OK: SHA-256 of seed {seed} is the commitment {saved.commitment}")
+    print("OK: the seed deals exactly the saved indicator, racks and wall")
+    return EXIT_OK

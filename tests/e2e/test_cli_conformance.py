@@ -1,0 +1,232 @@
+"""`okey conformance run` through a subprocess on small temporary vector sets (issue 4 point 2)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+OKEY = Path(sys.executable).with_name("okey")
+COMMAND = [str(OKEY)] if OKEY.exists() else [sys.executable, "-m", "okey_cli.main"]
+RUN_DEADLINE_S = 60  # a bound for a CLI run, not a timing assertion
+
+MELDS = "R1 R2 R3 Y5 B5 K5 R9 R10 R11 R12 K10 K11 K12 K13"
+THIRTEEN = "R1 R2 R3 Y5 B5 K5 R9 R10 R11 R12 K10 K11 K12"
+
+
+def case(name: str, request: dict[str, Any], expect: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "reason": f"test case {name}", "request": request, "expect": expect}
+
+
+def hand_request(tiles: str, indicator: str = "R4") -> dict[str, Any]:
+    return {"tilesNotation": tiles, "indicatorNotation": indicator}
+
+
+def write_vectors(
+    directory: Path, filename: str, cases: list[dict[str, Any]], **overrides: Any
+) -> Path:
+    data = {
+        "suite": filename.removesuffix(".json"),
+        "source": "RULES.md §3",
+        "service": "okey.v1.HandService",
+        "method": "CheckHand",
+        "cases": cases,
+        **overrides,
+    }
+    path = directory / filename
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return path
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OKEY_")}
+    return subprocess.run(
+        [*COMMAND, "conformance", "run", *args],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env=env,
+        timeout=RUN_DEADLINE_S,
+        check=False,
+    )
+
+
+@pytest.fixture
+def vectors(tmp_path: Path) -> Path:
+    """One passing and one deliberately failing CheckHand case."""
+    write_vectors(
+        tmp_path,
+        "hand.json",
+        [
+            case(
+                "melds-hand-wins",
+                hand_request(MELDS),
+                {"response": {"winning": True, "kind": "WIN_KIND_MELDS"}},
+            ),
+            # Deliberately wrong: this hand wins.
+            case("melds-hand-said-to-lose", hand_request(MELDS), {"response": {"winning": False}}),
+        ],
+    )
+    return tmp_path
+
+
+@pytest.fixture
+def closed_address() -> Iterator[str]:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield f"127.0.0.1:{sock.getsockname()[1]}"
+
+
+def test_pass_and_fail_per_case_with_diff_and_summary_line(grpc_server, vectors):
+    result = run("--server", grpc_server, "--dir", str(vectors))
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert "PASS melds-hand-wins" in lines
+    assert any(line.startswith("FAIL melds-hand-said-to-lose") for line in lines)
+    assert "     - winning: expected false, got true" in lines
+    assert lines[-1] == "1 passed, 1 failed"
+
+
+def test_filter_selects_cases_and_all_passing_exits_0(grpc_server, vectors):
+    result = run("--server", grpc_server, "--dir", str(vectors), "--filter", "wins")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines() == ["PASS melds-hand-wins", "1 passed, 0 failed"]
+
+
+def test_filter_matching_nothing_is_a_failed_run(grpc_server, vectors):
+    result = run("--server", grpc_server, "--dir", str(vectors), "--filter", "no-such-case")
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[-1] == "0 passed, 0 failed"
+
+
+def test_error_expectations_match_code_and_field(grpc_server, tmp_path):
+    write_vectors(
+        tmp_path,
+        "errors.json",
+        [
+            case(
+                "thirteen-tiles-bad-tiles",
+                hand_request(THIRTEEN),
+                {"error": {"code": "INVALID_ARGUMENT", "field": "tiles"}},
+            ),
+            case(
+                "thirteen-tiles-wrong-code",
+                hand_request(THIRTEEN),
+                {"error": {"code": "NOT_FOUND"}},
+            ),
+            case(
+                "thirteen-tiles-wrong-field",
+                hand_request(THIRTEEN),
+                {"error": {"code": "INVALID_ARGUMENT", "field": "ruleset"}},
+            ),
+            case(
+                "winning-hand-is-no-error",
+                hand_request(MELDS),
+                {"error": {"code": "INVALID_ARGUMENT"}},
+            ),
+            case(
+                "bad-hand-is-no-response", hand_request(THIRTEEN), {"response": {"winning": False}}
+            ),
+        ],
+    )
+    result = run("--server", grpc_server, "--dir", str(tmp_path))
+    assert result.returncode == 1
+    out = result.stdout
+    assert "PASS thirteen-tiles-bad-tiles" in out.splitlines()
+    assert "error code: expected NOT_FOUND, got INVALID_ARGUMENT" in out
+    assert "error field: expected a violation of 'ruleset'" in out
+    assert "expected error INVALID_ARGUMENT, got a response" in out
+    assert "expected a response, got INVALID_ARGUMENT" in out
+    assert out.splitlines()[-1] == "1 passed, 4 failed"
+
+
+def test_json_report_and_summary_on_stderr(grpc_server, vectors):
+    result = run("--server", grpc_server, "--dir", str(vectors), "--json")
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    assert (report["passed"], report["failed"]) == (1, 1)
+    by_name = {c["name"]: c for c in report["cases"]}
+    assert by_name["melds-hand-wins"]["passed"] is True
+    assert by_name["melds-hand-said-to-lose"]["problems"] == ["winning: expected false, got true"]
+    assert result.stderr.splitlines()[-1] == "1 passed, 1 failed"
+
+
+@pytest.mark.parametrize(
+    ("cases", "overrides", "mentions"),
+    [
+        pytest.param(
+            [case("x", hand_request(MELDS), {"response": {}}) | {"expected": {}}],
+            {},
+            "unknown key(s) expected",
+            id="unknown-case-key",
+        ),
+        pytest.param(
+            [case("Not_Kebab", hand_request(MELDS), {"response": {}})],
+            {},
+            "Not_Kebab",
+            id="name-not-kebab-case",
+        ),
+        pytest.param(
+            [case("x", hand_request(MELDS), {"response": {"kind": "WIN_KIND_NOPE"}})],
+            {},
+            "WIN_KIND_NOPE",
+            id="unknown-enum-in-expected-response",
+        ),
+        pytest.param(
+            [case("x", {"tilesNotaton": MELDS}, {"response": {}})],
+            {},
+            "tilesNotaton",
+            id="misspelt-request-field",
+        ),
+        pytest.param(
+            [case("x", hand_request(MELDS), {"error": {"code": "INVALID"}})],
+            {},
+            "INVALID",
+            id="unknown-status-code",
+        ),
+        pytest.param(
+            [case("x", hand_request(MELDS), {"response": {}})],
+            {"method": "CheckHands"},
+            "CheckHands",
+            id="unknown-method",
+        ),
+        pytest.param(
+            [case("x", hand_request(MELDS), {"response": {}})],
+            {"service": "okey.v1.NoService"},
+            "okey.v1.NoService",
+            id="unknown-service",
+        ),
+    ],
+)
+def test_malformed_vector_files_exit_2_naming_the_problem(tmp_path, cases, overrides, mentions):
+    path = write_vectors(tmp_path, "broken.json", cases, **overrides)
+    # No server is needed: vectors are checked before any call.
+    result = run("--server", "127.0.0.1:1", "--dir", str(tmp_path))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert str(path) in result.stderr
+    assert mentions in result.stderr
+
+
+def test_duplicate_case_names_across_files_exit_2(tmp_path):
+    write_vectors(tmp_path, "a.json", [case("same-name", hand_request(MELDS), {"response": {}})])
+    write_vectors(tmp_path, "b.json", [case("same-name", hand_request(MELDS), {"response": {}})])
+    result = run("--server", "127.0.0.1:1", "--dir", str(tmp_path))
+    assert result.returncode == 2
+    assert "same-name" in result.stderr
+
+
+def test_server_down_exit_3(vectors, closed_address):
+    result = run("--server", closed_address, "--dir", str(vectors))
+    assert result.returncode == 3
+    assert result.stderr == f"okey: cannot reach okey server at {closed_address}\n"

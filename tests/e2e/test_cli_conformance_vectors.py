@@ -1,0 +1,42 @@
+"""Every conformance vector in tests/conformance against this project's own server (issue 4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+from okey_cli import conformance
+
+pytestmark = pytest.mark.e2e
+
+VECTOR_DIR = Path(__file__).resolve().parents[1] / "conformance"
+DEADLINE_S = 30.0  # per call; a bound, not a timing assertion
+
+
+def _collect() -> list[object]:
+    """One pytest param per case, so a failure names its case; a broken file fails loudly."""
+    try:
+        cases = conformance.load_dir(VECTOR_DIR)
+    except conformance.VectorError as error:
+        return [pytest.param(error, id="vector-files-follow-the-format")]
+    if not cases:
+        missing = conformance.VectorError(f"{VECTOR_DIR}: no conformance case found")
+        return [pytest.param(missing, id="vector-files-exist")]
+    return [pytest.param(case, id=f"{case.suite}/{case.name}") for case in cases]
+
+
+@pytest.fixture(scope="module")
+def runner(grpc_server: str) -> Iterator[conformance.Runner]:
+    with grpc.insecure_channel(grpc_server, options=(("grpc.so_reuseport", 0),)) as channel:
+        yield conformance.Runner(channel, grpc_server, DEADLINE_S)
+
+
+@pytest.mark.parametrize("case", _collect())
+def test_conformance_vector(runner: conformance.Runner, case: object):
+    if isinstance(case, conformance.VectorError):
+        pytest.fail(str(case))
+    assert isinstance(case, conformance.Case)
+    result = runner.run_case(case)
+    assert result.passed, f"{case.reason}\n" + "\n".join(result.problems)

@@ -1,0 +1,157 @@
+"""`okey deal` through a subprocess against a real server (issue 3, items 3 and 9)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from google.protobuf import json_format
+from okey.v1 import deal_pb2
+from okey_rules import format_tile, preset
+from okey_rules.deal import deal
+from okey_rules.deal_types import DealMethod, rack_notation
+from okey_rules.errors import InvalidInputError
+
+pytestmark = pytest.mark.e2e
+
+OKEY = Path(sys.executable).with_name("okey")
+COMMAND = [str(OKEY)] if OKEY.exists() else [sys.executable, "-m", "okey_cli.main"]
+RUN_DEADLINE_S = 60  # a bound for a CLI run to finish, not a timing assertion
+
+
+def okey(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OKEY_")}
+    env["NO_COLOR"] = "1"
+    return subprocess.run(
+        [*COMMAND, *args], capture_output=True, text=True, input=stdin, env=env,
+        timeout=RUN_DEADLINE_S, check=False,
+    )
+
+
+@pytest.fixture
+def okey_deal(grpc_server: str):
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return okey("deal", *args, "--server", grpc_server)
+
+    return run
+
+
+def test_deal_prints_each_rack_sorted_with_indicator_and_okey(okey_deal):
+    result = okey_deal("--seed", "42")
+    assert result.returncode == 0, result.stderr
+    expected = deal(seed="42")
+    out = result.stdout
+    assert f"indicator {format_tile(expected.indicator_tile)}, okey {format_tile(expected.okey)}" \
+        in out
+    for seat, rack in enumerate(expected.racks):
+        line = next(x for x in out.splitlines() if x.startswith(f"seat {seat} "))
+        assert line.endswith(rack_notation(rack))
+    assert "seat 0 (dealer)" in out
+    assert "seat 1 (first)" in out
+
+
+def test_deal_json_is_the_deal_response(okey_deal):
+    result = okey_deal("--seed", "7", "--game", "101", "--dealer", "3", "--json")
+    assert result.returncode == 0, result.stderr
+    response = json_format.Parse(result.stdout, deal_pb2.DealResponse())
+    expected = deal(seed="7", rules=preset("101"), dealer=3)
+    assert [list(r.tiles) for r in response.racks] == [list(r) for r in expected.racks]
+    assert response.first_seat == 3
+
+
+def _seed_without_reroll() -> str:
+    """A seed whose stack 5 does not hold a false joker 2nd from the bottom."""
+    for n in range(100):
+        try:
+            deal(seed=f"table-{n}", method=DealMethod.FORMAL, dice=[5, 2])
+        except InvalidInputError:
+            continue
+        return f"table-{n}"
+    raise AssertionError("no seed found")
+
+
+def test_formal_deal_with_table_dice_shows_who_took_what(okey_deal):
+    """Seed 000's worked example through the CLI: dice 5 then 2, dealer seat 0."""
+    seed = _seed_without_reroll()
+    result = okey_deal("--seed", seed, "--formal", "--dice", "5,2")
+    assert result.returncode == 0, result.stderr
+    expected = deal(seed=seed, method=DealMethod.FORMAL, dice=[5, 2])
+    assert "dice (given): 5, 2" in result.stdout
+    assert "seat 1 took: a, e, i" in result.stdout
+    assert "seat 2 took: b, f, top 4 of j" in result.stdout
+    assert "seat 3 took: c, g, bottom 1 of j, top 3 of k" in result.stdout
+    assert "seat 0 took: d, h, bottom 2 of k, top 2 of l" in result.stdout
+    assert f"indicator {format_tile(expected.indicator_tile)}" in result.stdout
+
+
+def test_commit_reveal_verify_round_trip(okey_deal, grpc_server, tmp_path):
+    committed = okey_deal("--commit", "--json", "--players", "3")
+    assert committed.returncode == 0, committed.stderr
+    saved = tmp_path / "deal.json"
+    saved.write_text(committed.stdout)
+    data = json.loads(committed.stdout)
+    assert "seed" not in data
+    assert data["commitment"]
+
+    verified = okey("deal", "verify", str(saved), "--reveal", "--server", grpc_server)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "OK" in verified.stdout
+
+    revealed = okey("deal", "reveal", data["dealId"], "--server", grpc_server)
+    assert revealed.returncode == 0, revealed.stderr
+    seed = revealed.stdout.split()[1]
+    by_seed = okey("deal", "verify", "-", "--seed", seed, stdin=committed.stdout)
+    assert by_seed.returncode == 0, by_seed.stdout
+
+
+def test_verify_fails_on_a_wrong_seed(okey_deal, tmp_path):
+    saved = tmp_path / "deal.json"
+    saved.write_text(okey_deal("--commit", "--json").stdout)
+    result = okey("deal", "verify", str(saved), "--seed", "not the seed")
+    assert result.returncode == 1
+    assert "commitment" in result.stdout
+
+
+def test_verify_fails_on_a_tampered_deal(okey_deal, tmp_path):
+    result = okey_deal("--seed", "tamper", "--json")
+    data = json.loads(result.stdout)
+    data["racks"][0]["tiles"][0], data["wall"][0] = data["wall"][0], data["racks"][0]["tiles"][0]
+    saved = tmp_path / "deal.json"
+    saved.write_text(json.dumps(data))
+    verified = okey("deal", "verify", str(saved))
+    assert verified.returncode == 1
+    assert "seat 0's rack differs" in verified.stdout
+    assert "wall differs" in verified.stdout
+
+
+def test_verify_of_a_committed_deal_needs_a_seed(okey_deal, tmp_path):
+    saved = tmp_path / "deal.json"
+    saved.write_text(okey_deal("--commit", "--json").stdout)
+    result = okey("deal", "verify", str(saved))
+    assert result.returncode == 2
+    assert "--reveal" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [(["--players", "5"], "player_count"), (["--dealer", "4"], "dealer_seat"),
+     (["--formal", "--players", "3"], "method"), (["--formal", "--dice", "5,7"], "dice[1]")],
+)
+def test_bad_input_is_one_line_naming_the_field_exit_2(okey_deal, args, field):
+    result = okey_deal("--seed", "x", *args)
+    assert result.returncode == 2
+    assert f"invalid input: {field}:" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_verify_a_committed_formal_deal_with_dice_from_the_seed(okey_deal, grpc_server, tmp_path):
+    committed = okey_deal("--commit", "--formal", "--dealer", "2", "--json")
+    assert committed.returncode == 0, committed.stderr
+    saved = tmp_path / "deal.json"
+    saved.write_text(committed.stdout)
+    verified = okey("deal", "verify", str(saved), "--reveal", "--server", grpc_server)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
