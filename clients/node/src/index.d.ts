@@ -1,0 +1,116 @@
+// Types of okey-rules-client. Message types are generated into okey.d.ts
+// from the protos (npm run gen-types); this file types the wrapper.
+
+import type { ChannelCredentials, ChannelOptions, Metadata } from '@grpc/grpc-js';
+
+import type { OkeyMethods } from './okey.js';
+
+export * from './okey.js';
+
+/** A JSON value as proto3 JSON uses it. */
+export type JsonObject = { [key: string]: unknown };
+
+/** Every field optional, at every depth (absent = default value). */
+export type DeepPartial<T> = T extends (infer E)[]
+  ? DeepPartial<E>[]
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
+
+/** A request: every field optional (absent = default). */
+export type RequestOf<S extends keyof OkeyMethods, M extends keyof OkeyMethods[S]> =
+  OkeyMethods[S][M] extends [infer Req, unknown] ? DeepPartial<Req> : JsonObject;
+
+/** A response in proto3 JSON form. */
+export type ResponseOf<S extends keyof OkeyMethods, M extends keyof OkeyMethods[S]> =
+  OkeyMethods[S][M] extends [unknown, infer Res] ? Res : JsonObject;
+
+/** A service by full ("okey.v1.HandService") or short ("HandService") name. */
+export type ServiceName = keyof OkeyMethods | (keyof OkeyMethods extends `okey.v1.${infer Short}` ? Short : never);
+
+/** The full name of a ServiceName. */
+export type FullName<N extends ServiceName> = N extends keyof OkeyMethods
+  ? N
+  : `okey.v1.${N}` & keyof OkeyMethods;
+
+export interface OkeyClientOptions {
+  /** Where okey/v1/*.proto live (default: the repository's proto/ directory). */
+  protoDir?: string;
+  /** Default: plaintext. */
+  credentials?: ChannelCredentials;
+  /** Per-call deadline in milliseconds (default 10000). */
+  deadlineMs?: number;
+  /** Responses carry every field without presence at its default (default true). */
+  emitDefaults?: boolean;
+  channelOptions?: ChannelOptions;
+}
+
+export interface CallOptions {
+  deadlineMs?: number;
+  metadata?: Metadata;
+}
+
+export declare class OkeyClient {
+  constructor(address: string, options?: OkeyClientOptions);
+  readonly address: string;
+  /** Full names of the services the loaded protos define. */
+  services(): string[];
+  /** Whether the loaded protos define the service ("HandService" or "okey.v1.HandService"). */
+  hasService(service: string): boolean;
+  /** Calls any unary RPC of okey.v1 with a proto3 JSON request. */
+  call<N extends ServiceName, M extends keyof OkeyMethods[FullName<N>] & string>(
+    service: N,
+    method: M,
+    request?: RequestOf<FullName<N>, M>,
+    options?: CallOptions,
+  ): Promise<ResponseOf<FullName<N>, M>>;
+  call(service: string, method: string, request?: JsonObject, options?: CallOptions): Promise<JsonObject>;
+  /** HandService.CheckHand. */
+  checkHand(request: RequestOf<'okey.v1.HandService', 'CheckHand'>): Promise<ResponseOf<'okey.v1.HandService', 'CheckHand'>>;
+  /** DealService.Deal. */
+  deal(request?: RequestOf<'okey.v1.DealService', 'Deal'>): Promise<ResponseOf<'okey.v1.DealService', 'Deal'>>;
+  /** Resolves once the channel is connected. */
+  ready(timeoutMs?: number): Promise<void>;
+  /** Closes the channel. */
+  close(): void;
+}
+
+export interface FieldViolation {
+  /** Path of the offending request field, e.g. "tiles[3]". */
+  field: string;
+  description: string;
+}
+
+export interface ErrorInfo {
+  reason: string;
+  domain: string;
+  metadata: { [key: string]: string };
+}
+
+/** A failed call: the gRPC status and its google.rpc details. */
+export declare class OkeyError extends Error {
+  /** Numeric gRPC status code. */
+  readonly code: number;
+  /** The code's name, e.g. "INVALID_ARGUMENT". */
+  readonly codeName: string;
+  /** The server's status message. */
+  readonly details: string;
+  readonly fieldViolations: FieldViolation[];
+  readonly errorInfo: ErrorInfo | null;
+  readonly statusDetails: { typeUrl: string; value: JsonObject }[];
+  /** "/okey.v1.HandService/CheckHand" */
+  readonly method: string;
+}
+
+/** Raised before any call when a request does not fit its message type. */
+export declare class JsonShapeError extends TypeError {
+  readonly path: string;
+}
+
+export declare const CODE_NAMES: Readonly<Record<number, string>>;
+export declare const PACKAGE: 'okey.v1';
+export declare const DEFAULT_PROTO_DIR: string;
+export declare const DEFAULT_VECTORS_DIR: string;
+
+/** Whether a violation path names the expected field ("tiles" matches "tiles[3]", "tiles.number"). */
+export declare function fieldMatches(expected: string, actual: string): boolean;

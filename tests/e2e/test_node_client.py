@@ -1,0 +1,81 @@
+"""The Node.js client's suite (`npm test`), with the conformance vectors, against okey-server."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE_CLIENT = ROOT / "clients" / "node"
+# Bounds for npm to finish, not timing assertions: `npm ci` may hit the registry.
+INSTALL_DEADLINE_S = 600
+TEST_DEADLINE_S = 300
+SUMMARY = re.compile(r"conformance \(node client, [^)]*\): (\d+) passed, (\d+) failed")
+
+
+def _npm() -> str:
+    if shutil.which("node") is None:
+        pytest.skip("node is not on PATH (the Node client needs Node 20 and npm)")
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not on PATH (the Node client needs Node 20 and npm)")
+    return npm
+
+
+def _installed() -> bool:
+    """node_modules matches package-lock.json (npm writes its own copy on install)."""
+    installed_lock = NODE_CLIENT / "node_modules" / ".package-lock.json"
+    lock = NODE_CLIENT / "package-lock.json"
+    return installed_lock.exists() and installed_lock.stat().st_mtime >= lock.stat().st_mtime
+
+
+@pytest.fixture(scope="module")
+def npm() -> str:
+    npm = _npm()
+    if not _installed():
+        result = subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund"],
+            cwd=NODE_CLIENT,
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=INSTALL_DEADLINE_S,
+            check=False,
+        )
+        assert result.returncode == 0, f"npm ci failed:\n{result.stdout}\n{result.stderr}"
+    return npm
+
+
+def test_node_client_suite_passes_every_vector_against_okey_server(npm, start_server_process):
+    server = start_server_process("--host", "127.0.0.1", "--port", "0")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OKEY_")}
+    env["OKEY_SERVER"] = server.address
+    result = subprocess.run(
+        [npm, "test"],
+        cwd=NODE_CLIENT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env=env,
+        timeout=TEST_DEADLINE_S,
+        check=False,
+    )
+    output = result.stdout + result.stderr
+    failures = [line for line in output.splitlines() if line.lstrip().startswith("not ok")]
+    report = "\n".join([*failures, output[-6000:]])
+    assert result.returncode == 0, f"npm test failed:\n{report}"
+    summary = SUMMARY.search(output)
+    assert summary, f"the conformance suite did not run:\n{output[-3000:]}"
+    passed, failed = int(summary.group(1)), int(summary.group(2))
+    assert passed > 0
+    assert failed == 0
+    # The server drains and exits cleanly on SIGTERM after serving the client.
+    assert server.stop(signal.SIGTERM) == 0
