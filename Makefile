@@ -46,3 +46,20 @@ bench: setup
 
 clean:
 	rm -rf $(VENV) server/okey .pytest_cache .mypy_cache .ruff_cache
+
+# --- contract hygiene and the Node client (all also run by `make test`) ---
+.PHONY: docs proto-check node-test
+NODE_CLIENT := clients/node
+
+# Regenerates docs/api.md and the Node client's message types from the proto comments.
+docs: setup
+	$(PY) scripts/gen_api_docs.py
+	cd $(NODE_CLIENT) && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run --silent gen-types
+
+# buf lint, buf breaking against HEAD~1 and HEAD, every element documented, docs current.
+proto-check: setup
+	$(VENV)/bin/pytest tests/unit/test_proto_hygiene.py tests/unit/test_proto_docs.py
+
+# The Node client's own suite against a freshly started okey-server.
+node-test: setup
+	$(VENV)/bin/pytest tests/e2e/test_node_client.py
