@@ -21,6 +21,9 @@ from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FALSE_JOKER_FACE, Tile, check_tile_multiset, format_tile
 
 HAND_SIZE = 14
+# From this many candidate discards on, one search over all 15 tiles beats
+# one search per discard (measured with bench/hand_bench.py).
+_UNIFIED_FROM = 8
 CLASSIC = Ruleset()
 _ENUM_ORDER = (WinKind.MELDS, WinKind.SEVEN_PAIRS, WinKind.KAFA)
 
@@ -131,7 +134,7 @@ def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC
         if not still_alone or (left >= 2 and colours_in(still_alone) == 1):
             candidates.append((face, x, left))
     melds_win: set[int] = set()
-    if len(candidates) > 3:
+    if len(candidates) > _UNIFIED_FROM:
         # Many discards to try: one search over all 15 answers them together.
         mask = discard_faces(full, wilds, wrap)
         for face, x, left in candidates:

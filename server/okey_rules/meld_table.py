@@ -32,6 +32,7 @@ class Template:
     end: int
     slots: tuple[tuple[int, bool], ...]  # (face, wild?) per slot, for building melds
     order: int  # runs: colour * 16 + start, the order in which pieces are joined
+    wild_at: int  # bit 0 of the packed field of each face a wild stands for
 
 
 def _run_faces(colour: int, start: int, length: int) -> tuple[int, ...]:
@@ -60,7 +61,7 @@ def tables(wrap: bool) -> tuple[tuple[tuple[Template, ...], ...], ...]:
     """tables(wrap)[w][f]: templates with lowest natural face f using at most w wilds.
 
     Fewest wilds first, then the order of `_shapes`; duplicates by effect
-    (same naturals, same wild count) keep the first.
+    (same naturals, wilds standing for the same faces) keep the first.
     """
     by_face: list[dict[tuple[int, int], Template]] = [{} for _ in range(52)]
     for is_set, faces, start, end in _shapes(wrap):
@@ -82,8 +83,9 @@ def tables(wrap: bool) -> tuple[tuple[tuple[Template, ...], ...], ...]:
                     end,
                     tuple(zip(faces, wild, strict=True)),
                     faces[0] // NUMBERS * 16 + start,
+                    sum(ONE[faces[i]] for i in wild_slots),
                 )
-                by_face[min(naturals)].setdefault((natural, wilds), template)
+                by_face[min(naturals)].setdefault((natural, template.wild_at), template)
     result = []
     for limit in range(MAX_WILDS + 1):
         result.append(

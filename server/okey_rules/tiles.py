@@ -123,23 +123,21 @@ def parse_tile(text: str) -> Tile:
 
     Raises `NotationError` for anything else: no lenient guessing.
     """
-    match = _TILE_RE.fullmatch(text.strip().upper())
-    if match is None:
+    tile = _BY_NOTATION.get(text.strip().upper())
+    if tile is None:
+        match = _TILE_RE.fullmatch(text.strip().upper())
+        if match is not None and match.group(2):
+            raise NotationError("tile", f"{text!r}: number must be 1-13")
         raise NotationError("tile", f"cannot read {text!r} as a tile (R7, Y13, B1, K12 or F)")
-    if match.group(3):
-        return Tile.false_joker()
-    digits = match.group(2)
-    number = int(digits)
-    if digits.startswith("0") or not 1 <= number <= NUMBERS:
-        raise NotationError("tile", f"{text!r}: number must be 1-13")
-    return Tile(_BY_LETTER[match.group(1)], number)
+    return tile
 
 
 def format_tile(tile: Tile) -> str:
     """Canonical notation of a tile: upper-case letter and number, or ``F``."""
-    if tile.color is None:
-        return "F"
-    return f"{tile.color.letter}{tile.number}"
+    return _NOTATION[tile.face]
+
+
+_SEPARATORS = re.compile(r"[\s,]+")
 
 
 def parse_tiles(text: str) -> list[Tile]:
@@ -151,17 +149,23 @@ def parse_tiles(text: str) -> list[Tile]:
     >>> [format_tile(t) for t in parse_tiles("r1, R2  b13 f")]
     ['R1', 'R2', 'B13', 'F']
     """
-    words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
-    seen: dict[int, int] = {}
+    seen: set[int] = set()
     tiles = []
-    for index, word in enumerate(words):
-        try:
-            tile = parse_tile(word)
-        except NotationError as exc:
-            raise NotationError(f"[{index}]", exc.description) from None
-        copy = seen.get(tile.face, 0)
-        seen[tile.face] = copy + 1
-        tiles.append(Tile(tile.color, tile.number, min(copy, 1)))
+    by_notation = _BY_NOTATION
+    for index, word in enumerate(w for w in _SEPARATORS.split(text.upper()) if w):
+        tile = by_notation.get(word)
+        if tile is None:
+            try:
+                parse_tile(word)
+            except NotationError as exc:
+                raise NotationError(f"[{index}]", exc.description) from None
+            raise AssertionError("unreachable: parse_tile accepted what the table lacks")
+        face = tile.face
+        if face in seen:
+            tile = _BY_CODE[FACES + face]  # a repeated face is the second copy
+        else:
+            seen.add(face)
+        tiles.append(tile)
     return tiles
 
 
@@ -200,4 +204,13 @@ def check_tile_multiset(tiles: Sequence[Tile], field: str = "tiles") -> None:
 
 def full_set() -> list[Tile]:
     """All 106 tiles in code order (copy 0 faces, then copy 1 faces)."""
-    return [Tile.from_code(code) for code in range(TILE_COUNT)]
+    return list(_BY_CODE)
+
+
+# Tiles are immutable, so one shared instance per code serves every parse.
+_BY_CODE = tuple(Tile.from_code(code) for code in range(TILE_COUNT))
+_NOTATION = tuple(
+    "F" if f == FALSE_JOKER_FACE else f"{'RYBK'[f // NUMBERS]}{f % NUMBERS + 1}"
+    for f in range(FACES)
+)
+_BY_NOTATION = {_NOTATION[tile.face]: tile for tile in _BY_CODE[:FACES]}
