@@ -3,65 +3,82 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from operator import attrgetter
 
 from okey_rules.hand_types import Arrangement, Meld, MeldKind, Placed
 from okey_rules.meld_table import Template
-from okey_rules.packed import count_at
-from okey_rules.tiles import FALSE_JOKER_FACE, NUMBERS, Tile
+from okey_rules.tiles import FACES, FALSE_JOKER_FACE, NUMBERS, TILE_COUNT, Tile
 
 # Canonical tiles per face (copy 0), so arrangements do not re-validate new Tiles.
 _FACE_TILE = tuple(Tile.from_face(face) for face in range(53))
+_CODE_TILE = tuple(Tile.from_code(code) for code in range(TILE_COUNT))
 
 
 def _new_placed(tile: Tile, stands_for: Tile, wild: bool) -> Placed:
-    # tuple.__new__ skips the named tuple's Python-level constructor: an
-    # arrangement builds fourteen of these on the hot path.
+    # tuple.__new__ skips the named tuple's Python-level constructor.
     return tuple.__new__(Placed, (tile, stands_for, wild))
 
 
-class _Pool:
-    """The hand's physical tiles, handed out per face in the order given."""
+# Every Placed an arrangement can hold is built once, here: a plain tile as
+# itself (per okey, since a false joker plays as the okey's face), and an
+# okey tile standing for any face. Tiles are values, so sharing them is safe.
+_WILD_PLACED = tuple(
+    tuple(_new_placed(_CODE_TILE[code], _FACE_TILE[face], True) for face in range(52))
+    for code in range(TILE_COUNT)
+)
 
-    __slots__ = ("naturals", "wilds")
+
+@cache
+def _natural_placed(okey_face: int) -> tuple[Placed, ...]:
+    return tuple(
+        _new_placed(tile, _FACE_TILE[okey_face] if tile.color is None else tile, False)
+        for tile in _CODE_TILE
+    )
+
+
+class _Pool:
+    """The hand's physical tiles (as codes), handed out per face in the order given."""
+
+    __slots__ = ("naturals", "placed", "wilds")
 
     def __init__(self, tiles: Sequence[Tile], okey_face: int) -> None:
-        naturals: dict[int, list[Tile]] = {}
-        wilds: list[Tile] = []
+        naturals: dict[int, list[int]] = {}
+        wilds: list[int] = []
         for tile in tiles:
             face = tile.face
+            code = tile.copy * FACES + face
             if face == okey_face:
-                wilds.append(tile)
+                wilds.append(code)
                 continue
             if face == FALSE_JOKER_FACE:
                 face = okey_face
             group = naturals.get(face)
             if group is None:
-                naturals[face] = [tile]
+                naturals[face] = [code]
             else:
-                group.append(tile)
+                group.append(code)
         self.naturals = naturals
         self.wilds = wilds
+        self.placed = _natural_placed(okey_face)
 
     def natural(self, face: int) -> Placed:
-        tile = self.naturals[face].pop(0)
-        return _new_placed(tile, _FACE_TILE[face] if tile.color is None else tile, False)
+        return self.placed[self.naturals[face].pop(0)]
 
     def wild(self, stands_for: int) -> Placed:
-        return _new_placed(self.wilds.pop(0), _FACE_TILE[stands_for], True)
+        return _WILD_PLACED[self.wilds.pop(0)][stands_for]
 
     def take(self, slots: Sequence[tuple[int, bool]]) -> tuple[Placed, ...]:
         """The tiles for a meld's slots: a wild where the slot says so, else the face's tile."""
         naturals = self.naturals
-        placed = []
-        for face, wild in slots:
-            if wild:
-                placed.append(_new_placed(self.wilds.pop(0), _FACE_TILE[face], True))
-            else:
-                tile = naturals[face].pop(0)
-                stands_for = _FACE_TILE[face] if tile.color is None else tile
-                placed.append(_new_placed(tile, stands_for, False))
-        return tuple(placed)
+        placed = self.placed
+        wilds = self.wilds
+        return tuple(
+            [
+                _WILD_PLACED[wilds.pop(0)][face] if wild else placed[naturals[face].pop(0)]
+                for face, wild in slots
+            ]
+        )
 
 
 def _order(meld: Meld) -> tuple[int, ...]:
@@ -124,10 +141,10 @@ def _first(item: tuple[tuple[int, ...], Meld]) -> tuple[int, ...]:
     return item[0]
 
 
-def arrange_pairs(tiles: Sequence[Tile], okey_face: int, x: int, wilds: int) -> Arrangement:
+def arrange_pairs(tiles: Sequence[Tile], okey_face: int, wilds: int) -> Arrangement:
     pool = _Pool(tiles, okey_face)
-    doubles = [f for f in range(52) if count_at(x, f) == 2]
-    singles = [f for f in range(52) if count_at(x, f) == 1]
+    doubles = sorted(f for f, codes in pool.naturals.items() if len(codes) == 2)
+    singles = sorted(f for f, codes in pool.naturals.items() if len(codes) == 1)
     melds = [Meld(MeldKind.PAIR, (pool.natural(f), pool.natural(f))) for f in doubles]
     melds += [Meld(MeldKind.PAIR, (pool.natural(f), pool.wild(f))) for f in singles]
     if wilds > len(singles):

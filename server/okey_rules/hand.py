@@ -13,7 +13,6 @@ from okey_rules.hand_types import (
     WinKind,
     WinningDiscard,
 )
-from okey_rules.meld_table import Template
 from okey_rules.melds import discard_faces, find_melds, may_split, splits_fully
 from okey_rules.packed import ONE, colours_in, count_at, lonely
 from okey_rules.pairs import is_seven_pairs, kafa_colour
@@ -25,7 +24,6 @@ HAND_SIZE = 14
 # one search per discard (measured with bench/hand_bench.py).
 _UNIFIED_FROM = 8
 CLASSIC = Ruleset()
-_ENUM_ORDER = (WinKind.MELDS, WinKind.SEVEN_PAIRS, WinKind.KAFA)
 
 
 def _validate(tiles: Sequence[Tile], okey: Tile, sizes: tuple[int, ...]) -> None:
@@ -52,52 +50,36 @@ def packed_hand(faces: Sequence[int], okey_face: int) -> tuple[int, int]:
     return x, wilds
 
 
-class _Analysis:
-    """Every way a 14-tile shape wins, best-scoring first, and the meld split if any."""
-
-    __slots__ = ("kafa", "kinds", "split", "wilds", "x")
-
-    def __init__(self, x: int, wilds: int, rules: Ruleset) -> None:
-        self.x = x
-        self.wilds = wilds
-        kinds: list[WinKind] = []
-        self.kafa: int | None = None
-        if rules.kafa:
-            self.kafa = kafa_colour(x)
-            if self.kafa is not None:
-                kinds.append(WinKind.KAFA)
-        if is_seven_pairs(x, wilds, rules.wild_pairs):
-            kinds.append(WinKind.SEVEN_PAIRS)
-        wrap = rules.runs_13_to_1
-        self.split: list[Template] | None = None
-        if may_split(x, wilds, wrap):
-            self.split = find_melds(x, wilds, wrap)
-            if self.split is not None:
-                kinds.append(WinKind.MELDS)
-        self.kinds = kinds
-
-
 def _verdict(
     tiles: Sequence[Tile], okey_face: int, x: int, wilds: int, rules: Ruleset
 ) -> HandVerdict:
-    found = _Analysis(x, wilds, rules)
-    if not found.kinds:
-        return HandVerdict(False, None, (), None, "not winning")
-    kind = found.kinds[0]
-    arrangement = _arrangement(found, tiles, okey_face)
-    ordered = tuple(k for k in _ENUM_ORDER if k in found.kinds)
-    return HandVerdict(True, kind, ordered, arrangement, f"winning: {kind.value}")
+    """Every way a 14-tile hand wins, the best-scoring one, and its arrangement."""
+    kinds: list[WinKind] = []
+    kafa = kafa_colour(x) if rules.kafa else None
+    if kafa is not None:
+        kinds.append(WinKind.KAFA)
+    if is_seven_pairs(x, wilds, rules.wild_pairs):
+        kinds.append(WinKind.SEVEN_PAIRS)
+    wrap = rules.runs_13_to_1
+    split = find_melds(x, wilds, wrap) if may_split(x, wilds, wrap) else None
+    if split is not None:
+        kinds.append(WinKind.MELDS)
+    if not kinds:
+        return _NOT_WINNING
+    kind = kinds[0]
+    if kafa is not None:
+        arrangement = arrange_kafa(tiles, okey_face, kafa)
+    elif kind is WinKind.SEVEN_PAIRS:
+        arrangement = arrange_pairs(tiles, okey_face, wilds)
+    else:
+        assert split is not None
+        arrangement = arrange_melds(tiles, okey_face, split)
+    ordered = tuple(kinds[::-1])  # found best first; the answer lists them in enum order
+    return HandVerdict(True, kind, ordered, arrangement, _SUMMARY[kind])
 
 
-def _arrangement(found: _Analysis, tiles: Sequence[Tile], okey_face: int) -> Arrangement:
-    """The arrangement of the best-scoring way the hand wins."""
-    kind = found.kinds[0]
-    if kind is WinKind.KAFA and found.kafa is not None:
-        return arrange_kafa(tiles, okey_face, found.kafa)
-    if kind is WinKind.SEVEN_PAIRS:
-        return arrange_pairs(tiles, okey_face, found.x, found.wilds)
-    assert found.split is not None
-    return arrange_melds(tiles, okey_face, found.split)
+_NOT_WINNING = HandVerdict(False, None, (), None, "not winning")
+_SUMMARY = {kind: f"winning: {kind.value}" for kind in WinKind}
 
 
 def check_hand(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC) -> HandVerdict:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from okey_rules.tiles import Tile, format_tile
@@ -59,8 +58,7 @@ class Arrangement(NamedTuple):
         return " | ".join(m.notation() for m in self.melds)
 
 
-@dataclass(frozen=True, slots=True)
-class HandVerdict:
+class HandVerdict(NamedTuple):
     """The verdict on 14 tiles. `kind` is the best-scoring way it wins."""
 
     winning: bool
@@ -94,8 +92,7 @@ class WinningDiscard:
         return f"WinningDiscard({format_tile(self.tile)}, okey={self.okey}, kind={self.kind.value})"
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardVerdict:
+class DiscardVerdict(NamedTuple):
     """The verdict on 15 tiles: every distinct discard that leaves a winning 14."""
 
     winning: bool

@@ -8,8 +8,8 @@ under it in the precomputed table are tried. Hand and melds are packed ints
 
 from __future__ import annotations
 
-from okey_rules.meld_table import Template, tables
-from okey_rules.packed import COLOUR_MASK, GUARD, LOW, ONE, colours_in, lonely
+from okey_rules.meld_table import Template, candidates
+from okey_rules.packed import COLOUR_MASK, LOW, ONE, colours_in, lonely
 
 
 def may_split(x: int, wilds: int, wrap: bool) -> bool:
@@ -44,19 +44,16 @@ def _choose(x: int, wilds: int, wrap: bool) -> Template | None:
     if known is not _UNKNOWN:
         return known  # type: ignore[return-value]
     face = ((x & -x).bit_length() - 1) // 3
-    guarded = x | GUARD
-    held = (x | x >> 1) & LOW
     result = None
-    for template in tables(wrap)[wilds][face]:
-        natural = template.natural
-        # A wild never needs to stand for a tile still held: were that tile in
-        # another meld, the two melds could swap it for the wild.
-        if (guarded - natural) & GUARD == GUARD and not template.wild_at & held:
-            rest = x - natural
-            left = wilds - template.wilds
-            if left == 0 if not rest else _choose(rest, left, wrap) is not None:
-                result = template
-                break
+    # Only melds that fit; and a wild never needs to stand for a tile still
+    # held: were that tile in another meld, the two melds could swap it.
+    useful, _ = candidates(wrap, wilds, face, (x | x >> 1) & LOW)
+    for template in useful:
+        rest = x - template.natural
+        left = wilds - template.wilds
+        if left == 0 if not rest else _choose(rest, left, wrap) is not None:
+            result = template
+            break
     if len(cache) >= _CACHE_LIMIT:
         cache.clear()
     cache[key] = result
@@ -106,20 +103,17 @@ def discard_faces(x: int, wilds: int, wrap: bool) -> int:
         return known
     face = ((x & -x).bit_length() - 1) // 3
     result = 1 << face if splits_fully(x - ONE[face], wilds, wrap) else 0
-    guarded = x | GUARD
     held = (x | x >> 1) & LOW
-    for template in tables(wrap)[wilds][face]:
-        natural = template.natural
-        if (guarded - natural) & GUARD != GUARD:
-            continue
+    useful, wild_for_held = candidates(wrap, wilds, face, held)
+    for template in useful:
+        result |= discard_faces(x - template.natural, wilds - template.wilds, wrap)
+    for template in wild_for_held:
         # As in `_choose`, a wild standing for a held tile is needed only when
         # that very tile is the discard; otherwise the two could swap.
         wild_held = template.wild_at & held
-        if not wild_held:
-            result |= discard_faces(x - natural, wilds - template.wilds, wrap)
-        elif not wild_held & (wild_held - 1):
+        if not wild_held & (wild_held - 1):
             only = 1 << ((wild_held.bit_length() - 1) // 3)
-            result |= discard_faces(x - natural, wilds - template.wilds, wrap) & only
+            result |= discard_faces(x - template.natural, wilds - template.wilds, wrap) & only
     if len(cache) >= _CACHE_LIMIT:
         cache.clear()
     cache[key] = result
