@@ -1,0 +1,812 @@
+"""Derives the Deal conformance vectors (tests/conformance/deal_*.json) from docs/dealing.md alone.
+
+This is a second, independent implementation of the documented shuffle and
+deal procedures, written from the text of docs/dealing.md (and the field
+comments of proto/okey/v1/deal.proto) as a client in another language would
+write it. It deliberately imports nothing from okey_rules or okey_server: the
+vectors it produces must not be the server's own output played back.
+
+    python scripts/derive_deal_vectors.py                 # print {file name: file} as JSON
+    python scripts/derive_deal_vectors.py --write DIR     # write DIR/deal_*.json
+    python scripts/derive_deal_vectors.py --search        # how the special seeds were found
+
+tests/unit/test_deal_vectors_wellformed.py imports this file by path and
+re-derives every non-error vector from its request, so the vectors and the
+documented algorithm cannot drift apart silently.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import struct
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# docs/dealing.md, "The random stream", step 1.
+DOMAIN = b"okey-rules/v1/shuffle\x00"
+TILE_COUNT = 106
+FALSE_JOKER_FACE = 52
+COLOR_LETTERS = "RYBK"
+COLOR_ENUMS = ("COLOR_RED", "COLOR_YELLOW", "COLOR_BLUE", "COLOR_BLACK")
+SEATS_101 = 4
+STACK_COUNT = 21
+STACK_SIZE = 5
+LETTERS = "abcdefghijklmnopqrst"  # the 20 stacks after the indicator stack
+
+
+# --- the random stream and the shuffle (docs/dealing.md) -------------------
+
+
+class Stream:
+    """The counter-mode SHA-256 word stream of one seed, consumed word by word."""
+
+    def __init__(self, seed: str) -> None:
+        self._seed = seed.encode("utf-8")  # byte for byte, no normalisation
+        self._block = 0
+        self._words: list[int] = []
+
+    def word(self) -> int:
+        if not self._words:
+            digest = hashlib.sha256(DOMAIN + self._seed + struct.pack(">Q", self._block)).digest()
+            self._words = list(struct.unpack(">8I", digest))
+            self._block += 1
+        return self._words.pop(0)
+
+    def below(self, n: int) -> int:
+        # Rejection sampling: words at or above the largest multiple of n are discarded.
+        limit = 2**32 - (2**32 % n)
+        while True:
+            w = self.word()
+            if w < limit:
+                return w % n
+
+    def die(self) -> int:
+        return self.below(6) + 1
+
+
+def shuffle(stream: Stream) -> list[int]:
+    """Fisher-Yates over the codes 0..105, i from 105 down to 1."""
+    a = list(range(TILE_COUNT))
+    for i in range(TILE_COUNT - 1, 0, -1):
+        j = stream.below(i + 1)
+        a[i], a[j] = a[j], a[i]
+    return a
+
+
+# --- tiles ------------------------------------------------------------------
+
+
+def is_false_joker(code: int) -> bool:
+    return code % 53 == FALSE_JOKER_FACE
+
+
+def notation(code: int) -> str:
+    face = code % 53
+    if face == FALSE_JOKER_FACE:
+        return "F"
+    return f"{COLOR_LETTERS[face // 13]}{face % 13 + 1}"
+
+
+def sort_key(code: int) -> tuple[int, int]:
+    """Rack notation order: colour R, Y, B, K, then number; false jokers last."""
+    face = code % 53
+    return (99, 0) if face == FALSE_JOKER_FACE else (face // 13, face % 13)
+
+
+def rack_notation(codes: list[int]) -> str:
+    return " ".join(notation(c) for c in sorted(codes, key=sort_key))
+
+
+def tile_json(code: int) -> dict[str, Any]:
+    """A numbered tile as a Tile message in protobuf JSON (copy 0 is the default, omitted)."""
+    face = code % 53
+    tile: dict[str, Any] = {"color": COLOR_ENUMS[face // 13], "number": face % 13 + 1}
+    if code // 53:
+        tile["copy"] = code // 53
+    return tile
+
+
+def okey_face(indicator: int) -> int:
+    """The indicator's colour, number + 1, 13 -> 1 (RULES.md §2)."""
+    face = indicator % 53
+    return face // 13 * 13 + (face % 13 + 1) % 13
+
+
+# --- the deals ----------------------------------------------------------------
+
+
+@dataclass
+class Deal:
+    """One derived deal: racks indexed by seat, the wall in draw order."""
+
+    indicator: int
+    racks: list[list[int]]
+    wall: list[int]
+    first_seat: int
+    formal: dict[str, Any] | None = None
+
+
+def first_numbered(a: list[int]) -> tuple[int, list[int]]:
+    """The indicator (first tile of `a` that is not a false joker) and the rest, order kept."""
+    k = next(i for i, code in enumerate(a) if not is_false_joker(code))
+    return a[k], a[:k] + a[k + 1 :]
+
+
+def deal_informal(seed: str, players: int, dealer: int, drawable_last: bool) -> Deal:
+    indicator, rest = first_numbered(shuffle(Stream(seed)))
+    first = (dealer + 1) % players
+    racks: list[list[int]] = [[] for _ in range(players)]
+    racks[first] = rest[0:15]
+    pos = 15
+    for step in range(1, players):
+        racks[(first + step) % players] = rest[pos : pos + 14]
+        pos += 14
+    wall = rest[pos:] + ([indicator] if drawable_last else [])
+    return Deal(indicator, racks, wall, first)
+
+
+def deal_101(seed: str, dealer: int, drawable_last: bool) -> Deal:
+    indicator, rest = first_numbered(shuffle(Stream(seed)))
+    racks: list[list[int]] = [[] for _ in range(SEATS_101)]
+    racks[dealer] = rest[0:22]
+    pos = 22
+    for step in range(1, SEATS_101):
+        racks[(dealer + step) % SEATS_101] = rest[pos : pos + 21]
+        pos += 21
+    wall = rest[pos:] + ([indicator] if drawable_last else [])
+    return Deal(indicator, racks, wall, dealer)
+
+
+class DiceError(ValueError):
+    """The given dice are not exactly the dice the procedure uses."""
+
+
+def deal_formal(seed: str, dealer: int, dice: list[int] | None, drawable_last: bool) -> Deal:
+    stream = Stream(seed)
+    a = shuffle(stream)
+    stacks = [a[STACK_SIZE * k : STACK_SIZE * k + STACK_SIZE] for k in range(STACK_COUNT)]
+    spare = a[TILE_COUNT - 1]
+    given = list(dice) if dice else None
+
+    def roll() -> int:
+        if given is None:
+            return stream.die()  # the stream continues after the shuffle
+        if not given:
+            raise DiceError("die 2 needed and no die left")
+        return given.pop(0)
+
+    rolled = [roll()]
+    p = rolled[0] - 1
+    tall = [*stacks[p], spare]  # the indicator stack, bottom to top, spare on top
+    while True:
+        rolled.append(roll())
+        position = rolled[-1]
+        if not is_false_joker(tall[position - 1]):
+            break
+    if given:
+        raise DiceError("surplus dice")
+    indicator = tall[position - 1]
+
+    def stack(letter: str) -> int:
+        return (p + 1 + LETTERS.index(letter)) % STACK_COUNT
+
+    first, opposite, left = (dealer + 1) % 4, (dealer + 2) % 4, (dealer + 3) % 4
+    parts: list[tuple[int, str, str, slice]] = [
+        (first, "a", "whole", slice(0, 5)),
+        (opposite, "b", "whole", slice(0, 5)),
+        (left, "c", "whole", slice(0, 5)),
+        (dealer, "d", "whole", slice(0, 5)),
+        (first, "e", "whole", slice(0, 5)),
+        (opposite, "f", "whole", slice(0, 5)),
+        (left, "g", "whole", slice(0, 5)),
+        (dealer, "h", "whole", slice(0, 5)),
+        (first, "i", "whole", slice(0, 5)),
+        (opposite, "j", "top 4", slice(1, 5)),
+        (left, "j", "bottom 1", slice(0, 1)),
+        (left, "k", "top 3", slice(2, 5)),
+        (dealer, "k", "bottom 2", slice(0, 2)),
+        (dealer, "l", "top 2", slice(3, 5)),
+    ]
+    racks: list[list[int]] = [[] for _ in range(4)]
+    takes = []
+    for seat, letter, part, cut in parts:
+        tiles = stacks[stack(letter)][cut]  # each part bottom to top
+        racks[seat] += tiles
+        takes.append(
+            {"seat": seat, "stack": stack(letter), "letter": letter, "part": part, "tiles": tiles}
+        )
+
+    # The wall: what is left of l from the top down, stacks m..t from the top
+    # down, then the indicator stack from the top down without the indicator.
+    wall = list(reversed(stacks[stack("l")][0:3]))
+    for letter in LETTERS[LETTERS.index("m") :]:
+        wall += reversed(stacks[stack(letter)])
+    wall += [code for i, code in reversed(list(enumerate(tall))) if i != position - 1]
+    if drawable_last:
+        wall.append(indicator)
+
+    letters = {stack(letter): letter for letter in LETTERS}
+    formal = {
+        "dice": rolled,
+        "diceGiven": given is not None,
+        "stacks": [
+            {
+                "index": k,
+                "letter": letters.get(k, ""),
+                "tiles": stacks[k],
+                "notation": " ".join(notation(c) for c in stacks[k]),
+            }
+            for k in range(STACK_COUNT)
+        ],
+        "spare": spare,
+        "indicatorStack": p,
+        "indicatorPosition": position,
+        "takes": takes,
+    }
+    return Deal(indicator, racks, wall, first, formal)
+
+
+# --- requests and expected responses -------------------------------------------
+
+
+def expected_response(request: dict[str, Any], full_state: bool = True) -> dict[str, Any]:
+    """The DealResponse (protobuf JSON, the subset a vector pins) a seeded request must get.
+
+    `full_state` pins the opening state's racks and wall too (a copy of the
+    response's own); without it the state's other fields only.
+    """
+    seed = request["seed"]
+    ruleset = request.get("ruleset", {})
+    is_101 = request.get("preset") == "101" or ruleset.get("game") == "GAME_OKEY_101"
+    players = request.get("playerCount", 0) or 4
+    dealer = request.get("dealerSeat", 0)
+    formal = request.get("method") == "DEAL_METHOD_FORMAL"
+    drawable_last = ruleset.get("indicatorDrawableLast", False)
+    if formal:
+        deal = deal_formal(seed, dealer, request.get("dice"), drawable_last)
+    elif is_101:
+        deal = deal_101(seed, dealer, drawable_last)
+    else:
+        deal = deal_informal(seed, players, dealer, drawable_last)
+    okey = okey_face(deal.indicator)
+    response: dict[str, Any] = {
+        "seed": seed,
+        "commitment": hashlib.sha256(seed.encode("utf-8")).hexdigest(),
+        "dealId": "",
+        "method": "DEAL_METHOD_FORMAL" if formal else "DEAL_METHOD_INFORMAL",
+        "game": "GAME_OKEY_101" if is_101 else "GAME_CLASSIC",
+        "playerCount": players,
+        "dealerSeat": dealer,
+        "firstSeat": deal.first_seat,
+        "indicator": tile_json(deal.indicator),
+        "indicatorCode": deal.indicator,
+        "okey": {"color": COLOR_ENUMS[okey // 13], "number": okey % 13 + 1},
+        "racks": [
+            {"seat": seat, "tiles": rack, "notation": rack_notation(rack)}
+            for seat, rack in enumerate(deal.racks)
+        ],
+        "wall": deal.wall,
+        "formal": deal.formal,  # null: not set for an informal deal
+        "state": {
+            "ruleset": {
+                "game": "GAME_OKEY_101" if is_101 else "GAME_CLASSIC",
+                "indicatorDrawableLast": drawable_last,
+            },
+            "playerCount": players,
+            "dealerSeat": dealer,
+            "indicator": deal.indicator,
+            "okeyFace": okey,
+            "seats": [{"rack": rack, "discards": None} for rack in deal.racks],
+            "wall": deal.wall,
+            "turnSeat": deal.first_seat,
+            "phase": "PHASE_FIRST_DISCARD",
+            "moveNumber": 0,
+        },
+    }
+    if not full_state:
+        del response["state"]["seats"], response["state"]["wall"]
+    return response
+
+
+# --- the vectors ----------------------------------------------------------------
+
+# Seeds with a property worth a vector, found by `--search` (each is checked
+# by the derivation itself: the vector shows the property).
+SEED_FJ_FIRST = "fj-first-8"  # a[0] is a false joker: the indicator is a[1]
+SEED_FJ_BOTH = "fj-both-13438"  # a[0] and a[1] are the two false jokers: the indicator is a[2]
+SEED_WORKED = "seed-000-worked-example-71"  # dice 5, 2 turn up R4, okey R5, as in seed 000
+SEED_REROLL_STREAM = "reroll-from-stream-138"  # die 2 from the stream hits a false joker
+SEED_REROLL_GIVEN = "reroll-given-32"  # stack 1 (die 1 = 2) holds a false joker at position 3
+SEED_DOUBLE_REROLL = "double-reroll-1727"  # both false jokers in stack 3 (die 1 = 4) + spare
+
+WORKED = "seed 000 worked example: dice 5 then 2 turn up a red 4, okey red 5"
+# The state repeats the racks and the wall; these cases pin that copy too,
+# the others only the state's own fields (keeps the files small).
+FULL_STATE = {
+    "deal-informal-seed-42-four-players",
+    "deal-informal-three-players-dealer-2",
+    "deal-informal-two-players-dealer-1",
+    "deal-informal-indicator-drawable-last-three-players",
+    "deal-101-preset-dealer-0",
+    "deal-101-game-field-dealer-2",
+    "deal-101-indicator-drawable-last",
+    "deal-formal-worked-example-seed-000",
+    "deal-formal-dice-from-the-seed-dealer-3",
+    "deal-formal-reroll-from-the-seed",
+    "deal-formal-indicator-drawable-last",
+}
+
+Case = dict[str, Any]
+
+
+def _ok(name: str, reason: str, request: dict[str, Any]) -> Case:
+    return {"name": name, "reason": reason, "request": request}
+
+
+def _error(name: str, reason: str, request: dict[str, Any], field: str) -> Case:
+    expect = {"error": {"code": "INVALID_ARGUMENT", "field": field}}
+    return {"name": name, "reason": reason, "request": request, "expect": expect}
+
+
+FORMAL = "DEAL_METHOD_FORMAL"
+INFORMAL = "DEAL_METHOD_INFORMAL"
+DRAWABLE = {"indicatorDrawableLast": True}
+
+
+def informal_cases() -> list[Case]:
+    return [
+        _ok(
+            "deal-informal-seed-42-four-players",
+            "RULES.md §4: 15 to the dealer's right, 14 to the others (docs: seed 42, B3)",
+            {"seed": "42", "playerCount": 4},
+        ),
+        _ok(
+            "deal-informal-default-player-count-is-four",
+            "deal.proto: player_count 0 means 4; RULES.md §4: 4 players is standard",
+            {"seed": "okey"},
+        ),
+        _ok(
+            "deal-informal-four-players-dealer-1",
+            "RULES.md §4: the first player is the dealer's right (dealer 1 -> seat 2 gets 15)",
+            {"seed": "table-7", "playerCount": 4, "dealerSeat": 1, "method": INFORMAL},
+        ),
+        _ok(
+            "deal-informal-four-players-dealer-3-wraps",
+            "RULES.md §4: the dealer's right of seat 3 is seat 0, who gets 15 tiles",
+            {"seed": "table-7", "playerCount": 4, "dealerSeat": 3},
+        ),
+        _ok(
+            "deal-informal-three-players-dealer-0",
+            "RULES.md §4: 2-4 players; 3 players get 15/14/14, a 62-tile wall",
+            {"seed": "three-a", "playerCount": 3},
+        ),
+        _ok(
+            "deal-informal-three-players-dealer-2",
+            "RULES.md §4: with 3 players the dealer's right of seat 2 is seat 0",
+            {"seed": "three-b", "playerCount": 3, "dealerSeat": 2},
+        ),
+        _ok(
+            "deal-informal-two-players-dealer-0",
+            "RULES.md §4: 2 players get 15/14, a 76-tile wall",
+            {"seed": "two-a", "playerCount": 2},
+        ),
+        _ok(
+            "deal-informal-two-players-dealer-1",
+            "RULES.md §4: with 2 players the dealer's right of seat 1 is seat 0",
+            {"seed": "two-b", "playerCount": 2, "dealerSeat": 1},
+        ),
+        _ok(
+            "deal-informal-false-joker-is-not-the-indicator",
+            "RULES.md §2 (seeds 000, 003): a false joker indicator goes back; the next one is used",
+            {"seed": SEED_FJ_FIRST, "playerCount": 4, "dealerSeat": 2},
+        ),
+        _ok(
+            "deal-informal-two-false-jokers-on-top",
+            "RULES.md §2: both false jokers turned up go back; the third tile is the indicator",
+            {"seed": SEED_FJ_BOTH, "playerCount": 3, "dealerSeat": 1},
+        ),
+        _ok(
+            "deal-informal-indicator-drawable-last",
+            "RULES.md §4, indicator_drawable_last: the indicator is the 49th and last wall tile",
+            {"seed": "42", "playerCount": 4, "ruleset": DRAWABLE},
+        ),
+        _ok(
+            "deal-informal-indicator-drawable-last-three-players",
+            "RULES.md §4, indicator_drawable_last, 3 players: the 63rd wall tile is the indicator",
+            {"seed": "three-a", "playerCount": 3, "ruleset": DRAWABLE},
+        ),
+        _ok(
+            "deal-informal-indicator-not-drawable-explicit",
+            "RULES.md §4: the face-up indicator is never drawn (option set false explicitly)",
+            {"seed": "42", "ruleset": {"indicatorDrawableLast": False}},
+        ),
+        _ok(
+            "deal-informal-okeygg-preset-deals-the-same",
+            "RULES.md §4: the okey.gg preset (seed 003) changes no deal rule; 42 deals as classic",
+            {"seed": "42", "preset": "okey.gg"},
+        ),
+        _ok(
+            "deal-informal-unicode-seed-composed",
+            "docs/dealing.md: the seed is used byte for byte in UTF-8 (U+00E7)",
+            {"seed": "ç"},
+        ),
+        _ok(
+            "deal-informal-unicode-seed-decomposed",
+            "docs/dealing.md: no Unicode normalisation: c + U+0327 deals differently from U+00E7",
+            {"seed": "c\u0327"},
+        ),
+        _ok(
+            "deal-informal-seed-of-256-bytes",
+            "docs/dealing.md: a seed may have up to 256 UTF-8 bytes (128 two-byte characters)",
+            {"seed": "ğ" * 128, "playerCount": 2},
+        ),
+    ]
+
+
+def okey101_cases() -> list[Case]:
+    return [
+        _ok(
+            "deal-101-preset-dealer-0",
+            "RULES.md §7: Okey 101 deals 22 to the dealer, 21 to the others; the dealer starts",
+            {"seed": "101-a", "preset": "101"},
+        ),
+        _ok(
+            "deal-101-game-field-dealer-2",
+            "RULES.md §7: the dealer (seat 2) gets 22 and opens; seats 3, 0, 1 get 21 each",
+            {
+                "seed": "101-b",
+                "ruleset": {"game": "GAME_OKEY_101"},
+                "playerCount": 4,
+                "dealerSeat": 2,
+            },
+        ),
+        _ok(
+            "deal-101-dealer-3",
+            "RULES.md §7: the bank is the 20 tiles left after 22/21/21/21 and the indicator",
+            {"seed": "101-c", "preset": "101", "dealerSeat": 3, "method": INFORMAL},
+        ),
+        _ok(
+            "deal-101-false-joker-is-not-the-indicator",
+            "RULES.md §7: same indicator rules as classic, a false joker is put back (§2)",
+            {"seed": SEED_FJ_FIRST, "preset": "101", "dealerSeat": 1},
+        ),
+        _ok(
+            "deal-101-indicator-drawable-last",
+            "RULES.md §4, indicator_drawable_last, Okey 101: the bank's last tile is the indicator",
+            {"seed": "101-a", "preset": "101", "ruleset": DRAWABLE},
+        ),
+    ]
+
+
+def formal_cases() -> list[Case]:
+    return [
+        _ok(
+            "deal-formal-worked-example-seed-000",
+            f"{WORKED}; dealer seat 0 (player 1): seat 1 takes a e i, seat 2 b f top-4-of-j,"
+            " seat 3 c g bottom-1-of-j top-3-of-k, seat 0 d h bottom-2-of-k top-2-of-l",
+            {"seed": SEED_WORKED, "method": FORMAL, "dice": [5, 2]},
+        ),
+        _ok(
+            "deal-formal-worked-example-dealer-2",
+            f"{WORKED}; dealer seat 2 (player 1): seats 3, 0, 1, 2 (players 2, 3, 4, 1)"
+            " take the parts the example names",
+            {"seed": SEED_WORKED, "method": FORMAL, "dice": [5, 2], "dealerSeat": 2},
+        ),
+        _ok(
+            "deal-formal-dice-from-the-seed-42",
+            "RULES.md §4, seed 000: dice from the seed after the shuffle (docs: 42 rolls 4, 4; R9)",
+            {"seed": "42", "method": FORMAL},
+        ),
+        _ok(
+            "deal-formal-dice-from-the-seed-dealer-1",
+            "RULES.md §4, seed 000: dice from the seed; dealer seat 1, first player seat 2",
+            {"seed": "formal-b", "method": FORMAL, "playerCount": 4, "dealerSeat": 1},
+        ),
+        _ok(
+            "deal-formal-dice-from-the-seed-dealer-3",
+            "RULES.md §4, seed 000: dealer seat 3, first player seat 0 takes a, e, i (15 tiles)",
+            {"seed": "formal-c", "method": FORMAL, "dealerSeat": 3},
+        ),
+        _ok(
+            "deal-formal-die-1-six-wraps-the-letters",
+            "RULES.md §4, seed 000: die 1 = 6 is stack index 5; letters wrap round the 21 stacks",
+            {"seed": "formal-d", "method": FORMAL, "dice": [6, 6]},
+        ),
+        _ok(
+            "deal-formal-die-1-one-die-2-one",
+            "RULES.md §4, seed 000: die 1 = 1 is the dealer's leftmost stack, die 2 = 1 its bottom",
+            {"seed": "formal-e", "method": FORMAL, "dice": [1, 1]},
+        ),
+        _ok(
+            "deal-formal-die-2-six-is-the-spare",
+            "RULES.md §4, seed 000: the spare on top is tile 6 of the stack; die 2 = 6 turns it up",
+            {"seed": "formal-f", "method": FORMAL, "dice": [3, 6]},
+        ),
+        _ok(
+            "deal-formal-reroll-from-the-seed",
+            "RULES.md §4, seed 000: die 2 hits a false joker, so die 2 is re-rolled from the seed",
+            {"seed": SEED_REROLL_STREAM, "method": FORMAL},
+        ),
+        _ok(
+            "deal-formal-reroll-given",
+            "RULES.md §4, seed 000: die 2 = 3 hits a false joker; the third die is the re-roll",
+            {"seed": SEED_REROLL_GIVEN, "method": FORMAL, "dice": [2, 3, 5]},
+        ),
+        _ok(
+            "deal-formal-three-rerolls-given",
+            "RULES.md §4, seed 000: die 2 is re-rolled until a numbered tile (hits 3 false jokers)",
+            {"seed": SEED_DOUBLE_REROLL, "method": FORMAL, "dice": [4, 2, 2, 4, 1]},
+        ),
+        _ok(
+            "deal-formal-indicator-drawable-last",
+            "RULES.md §4, indicator_drawable_last: the formal wall's 49th tile is the indicator",
+            {"seed": SEED_WORKED, "method": FORMAL, "dice": [5, 2], "ruleset": DRAWABLE},
+        ),
+    ]
+
+
+def error_cases() -> list[Case]:
+    return [
+        _error(
+            "deal-error-five-players",
+            "RULES.md §4: classic Okey has 2-4 players",
+            {"seed": "42", "playerCount": 5},
+            "player_count",
+        ),
+        _error(
+            "deal-error-one-player",
+            "RULES.md §4: classic Okey has 2-4 players",
+            {"seed": "42", "playerCount": 1},
+            "player_count",
+        ),
+        _error(
+            "deal-error-101-three-players",
+            "RULES.md §7: Okey 101 has exactly 4 players",
+            {"seed": "42", "preset": "101", "playerCount": 3},
+            "player_count",
+        ),
+        _error(
+            "deal-error-101-two-players",
+            "RULES.md §7: Okey 101 has exactly 4 players",
+            {"seed": "42", "ruleset": {"game": "GAME_OKEY_101"}, "playerCount": 2},
+            "player_count",
+        ),
+        _error(
+            "deal-error-dealer-seat-4-of-4",
+            "deal.proto: dealer_seat is 0..player_count-1",
+            {"seed": "42", "playerCount": 4, "dealerSeat": 4},
+            "dealer_seat",
+        ),
+        _error(
+            "deal-error-dealer-seat-2-of-2",
+            "deal.proto: dealer_seat is 0..player_count-1 (2 players: seats 0, 1)",
+            {"seed": "42", "playerCount": 2, "dealerSeat": 2},
+            "dealer_seat",
+        ),
+        _error(
+            "deal-error-die-1-zero",
+            "RULES.md §4, seed 000: a die shows 1-6",
+            {"seed": "42", "method": FORMAL, "dice": [0, 2]},
+            "dice[0]",
+        ),
+        _error(
+            "deal-error-die-2-seven",
+            "RULES.md §4, seed 000: a die shows 1-6",
+            {"seed": "42", "method": FORMAL, "dice": [5, 7]},
+            "dice[1]",
+        ),
+        _error(
+            "deal-error-formal-three-players",
+            "RULES.md §4: the formal deal (seed 000) is for 4 players",
+            {"seed": "42", "method": FORMAL, "playerCount": 3},
+            "method",
+        ),
+        _error(
+            "deal-error-formal-two-players",
+            "RULES.md §4: the formal deal (seed 000) is for 4 players",
+            {"seed": "42", "method": FORMAL, "playerCount": 2},
+            "method",
+        ),
+        _error(
+            "deal-error-formal-okey-101",
+            "RULES.md §7, docs/dealing.md: the formal deal is classic Okey's only",
+            {"seed": "42", "method": FORMAL, "preset": "101"},
+            "method",
+        ),
+        _error(
+            "deal-error-unknown-method",
+            "deal.proto: DealMethod has no value 9",
+            {"seed": "42", "method": 9},
+            "method",
+        ),
+        _error(
+            "deal-error-commit-with-seed",
+            "deal.proto: seed must be empty when commit is set",
+            {"seed": "42", "commit": True},
+            "seed",
+        ),
+        _error(
+            "deal-error-seed-over-256-bytes",
+            "docs/dealing.md: a seed has at most 256 UTF-8 bytes (129 two-byte characters are 258)",
+            {"seed": "ğ" * 129},
+            "seed",
+        ),
+        _error(
+            "deal-error-dice-with-informal-deal",
+            "RULES.md §4: dice belong to the formal deal (seed 000) only",
+            {"seed": "42", "dice": [5, 2]},
+            "dice",
+        ),
+        _error(
+            "deal-error-only-die-1-given",
+            "RULES.md §4, seed 000: the formal deal needs die 2 as well",
+            {"seed": "42", "method": FORMAL, "dice": [5]},
+            "dice",
+        ),
+        _error(
+            "deal-error-surplus-die",
+            "RULES.md §4, seed 000: die 2 = 2 turns up a numbered tile, so a third die is surplus",
+            {"seed": SEED_WORKED, "method": FORMAL, "dice": [5, 2, 3]},
+            "dice",
+        ),
+        _error(
+            "deal-error-reroll-missing",
+            "RULES.md §4, seed 000: die 2 = 3 hits a false joker and the request has no re-roll",
+            {"seed": SEED_REROLL_GIVEN, "method": FORMAL, "dice": [2, 3]},
+            "dice",
+        ),
+        _error(
+            "deal-error-unknown-preset",
+            "ruleset.proto: the presets are classic, okey.gg and 101",
+            {"seed": "42", "preset": "okey-102"},
+            "preset",
+        ),
+    ]
+
+
+FILES: dict[str, tuple[str, str, Callable[[], list[Case]]]] = {
+    # file name: (suite, source, cases)
+    "deal_informal.json": (
+        "Deal: informal classic deals",
+        "RULES.md §2, §4; docs/dealing.md (shuffle, informal deal)",
+        informal_cases,
+    ),
+    "deal_101.json": (
+        "Deal: Okey 101 deals",
+        "RULES.md §2, §7; docs/dealing.md (Okey 101 deal)",
+        okey101_cases,
+    ),
+    "deal_formal.json": (
+        "Deal: formal deals (stacks and dice)",
+        "RULES.md §4, seed 000 (formal deal and its worked example); docs/dealing.md (formal deal)",
+        formal_cases,
+    ),
+    "deal_errors.json": (
+        "Deal: malformed requests",
+        "RULES.md §4, §7; deal.proto; docs/dealing.md (errors)",
+        error_cases,
+    ),
+}
+
+DERIVED = (
+    "Expected responses derived by scripts/derive_deal_vectors.py from docs/dealing.md alone, "
+    "never from a server's output. Each deal pins seed, commitment, method, game, seats, "
+    "indicator and okey, every rack (codes in deal order and sorted notation), the whole wall "
+    "in draw order{formal} and the opening state's fields (its copy of the racks and wall in "
+    "some cases; never the MAC, which only the signing server can check)."
+)
+NOTES = {
+    "deal_informal.json": DERIVED.format(formal=""),
+    "deal_101.json": DERIVED.format(formal=""),
+    "deal_formal.json": DERIVED.format(
+        formal=", the procedure (dice, the 21 stacks, spare, indicator stack and position, "
+        "every take)"
+    ),
+    "deal_errors.json": "Each malformed request must fail with INVALID_ARGUMENT and a "
+    "google.rpc.BadRequest violation on the field named (docs/dealing.md, Errors).",
+}
+
+
+def build_files() -> dict[str, dict[str, Any]]:
+    """Every vector file, by file name, as the JSON object to write."""
+    files = {}
+    for name, (suite, source, cases) in FILES.items():
+        built = []
+        for case in cases():
+            if "expect" in case:
+                built.append(case)
+            else:
+                response = expected_response(case["request"], case["name"] in FULL_STATE)
+                built.append({**case, "expect": {"response": response}})
+        files[name] = {
+            "suite": suite,
+            "source": source,
+            "service": "okey.v1.DealService",
+            "method": "Deal",
+            "notes": NOTES[name],
+            "cases": built,
+        }
+    return files
+
+
+# --- output ----------------------------------------------------------------------
+
+
+def dump(value: Any, indent: int = 0) -> str:
+    """JSON with every short value, list of scalars and flat object on one line."""
+    inline = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, dict | list) or _scalars(value) or len(inline) + indent <= 100:
+        return inline
+    if isinstance(value, dict) and all(
+        _scalars(v) or not isinstance(v, dict | list) for v in value.values()
+    ):
+        return inline  # a rack, a stack, a take: one line each
+    pad = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = [f"{pad}{json.dumps(k)}: {dump(v, indent + 2)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [pad + dump(v, indent + 2) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def _scalars(value: Any) -> bool:
+    return isinstance(value, list) and all(not isinstance(v, dict | list) for v in value)
+
+
+def search(prefix: str, found: Callable[[str], bool], limit: int = 10_000) -> str:
+    """The first seed `prefix-N` with the property."""
+    return next(f"{prefix}-{n}" for n in range(limit) if found(f"{prefix}-{n}"))
+
+
+def _searches() -> Iterator[tuple[str, str]]:
+    def stacks(seed: str) -> list[int]:
+        return shuffle(Stream(seed))
+
+    yield "SEED_FJ_FIRST", search("fj-first", lambda s: is_false_joker(stacks(s)[0]))
+    yield (
+        "SEED_FJ_BOTH",
+        search("fj-both", lambda s: all(is_false_joker(c) for c in stacks(s)[:2]), 1_000_000),
+    )
+    yield "SEED_WORKED", search("seed-000-worked-example", lambda s: stacks(s)[4 * 5 + 1] % 53 == 3)
+
+    def stream_reroll(seed: str) -> bool:
+        deal = deal_formal(seed, 0, None, False)
+        return deal.formal is not None and len(deal.formal["dice"]) > 2
+
+    yield "SEED_REROLL_STREAM", search("reroll-from-stream", stream_reroll)
+    yield "SEED_REROLL_GIVEN", search("reroll-given", lambda s: is_false_joker(stacks(s)[5 + 2]))
+
+    def both_in_stack_3(seed: str) -> bool:
+        a = stacks(seed)
+        tall = [*a[15:20], a[105]]
+        return [is_false_joker(c) for c in tall] == [False, True, False, True, False, False]
+
+    yield "SEED_DOUBLE_REROLL", search("double-reroll", both_in_stack_3, 1_000_000)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", metavar="DIR", type=Path, help="write DIR/deal_*.json")
+    parser.add_argument("--search", action="store_true", help="re-find the special seeds")
+    args = parser.parse_args(argv)
+    if args.search:
+        for name, seed in _searches():
+            print(f"{name} = {seed!r}")
+        return 0
+    files = build_files()
+    if not args.write:
+        print(dump(files))
+        return 0
+    for name, data in files.items():
+        (args.write / name).write_text(dump(data) + "\n", encoding="utf-8")
+        print(f"wrote {args.write / name} ({len(data['cases'])} cases)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
