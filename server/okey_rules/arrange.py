@@ -37,48 +37,39 @@ def _natural_placed(okey_face: int) -> tuple[Placed, ...]:
     )
 
 
-class _Pool:
-    """The hand's physical tiles (as codes), handed out per face in the order given."""
+class _Taker:
+    """Hands out tiles for meld slots.
 
-    __slots__ = ("naturals", "placed", "wilds")
+    Hand checking ignores the copy index (the proto says so), so the tiles of
+    an arrangement are canonical: a face's first use is copy 0, its second
+    copy 1; a natural playing as the okey's face is a false joker, and a wild
+    is an okey tile. This makes the answer independent of the input order.
+    """
 
-    def __init__(self, tiles: Sequence[Tile], okey_face: int) -> None:
-        naturals: dict[int, list[int]] = {}
-        wilds: list[int] = []
-        for tile in tiles:
-            face = tile.face
-            code = tile.copy * FACES + face
-            if face == okey_face:
-                wilds.append(code)
-                continue
-            if face == FALSE_JOKER_FACE:
-                face = okey_face
-            group = naturals.get(face)
-            if group is None:
-                naturals[face] = [code]
-            else:
-                group.append(code)
-        self.naturals = naturals
-        self.wilds = wilds
+    __slots__ = ("okey_face", "placed", "seen", "wilds_used")
+
+    def __init__(self, okey_face: int) -> None:
+        self.okey_face = okey_face
         self.placed = _natural_placed(okey_face)
+        self.seen: set[int] = set()
+        self.wilds_used = 0
 
     def natural(self, face: int) -> Placed:
-        return self.placed[self.naturals[face].pop(0)]
+        code = FALSE_JOKER_FACE if face == self.okey_face else face
+        if code in self.seen:
+            return self.placed[code + FACES]
+        self.seen.add(code)
+        return self.placed[code]
 
     def wild(self, stands_for: int) -> Placed:
-        return _WILD_PLACED[self.wilds.pop(0)][stands_for]
+        self.wilds_used += 1
+        return _WILD_PLACED[self.okey_face + FACES * (self.wilds_used - 1)][stands_for]
 
     def take(self, slots: Sequence[tuple[int, bool]]) -> tuple[Placed, ...]:
         """The tiles for a meld's slots: a wild where the slot says so, else the face's tile."""
-        naturals = self.naturals
-        placed = self.placed
-        wilds = self.wilds
-        return tuple(
-            [
-                _WILD_PLACED[wilds.pop(0)][face] if wild else placed[naturals[face].pop(0)]
-                for face, wild in slots
-            ]
-        )
+        natural = self.natural
+        wild = self.wild
+        return tuple([wild(face) if is_wild else natural(face) for face, is_wild in slots])
 
 
 def _order(meld: Meld) -> tuple[int, ...]:
@@ -115,8 +106,8 @@ def _joined_runs(runs: list[Template]) -> list[list[tuple[int, bool]]]:
 _ORDER = attrgetter("order")
 
 
-def arrange_melds(tiles: Sequence[Tile], okey_face: int, melds: Sequence[Template]) -> Arrangement:
-    pool = _Pool(tiles, okey_face)
+def arrange_melds(okey_face: int, melds: Sequence[Template]) -> Arrangement:
+    pool = _Taker(okey_face)
     keyed: list[tuple[tuple[int, ...], Meld]] = []
     runs: list[Template] = []
     for template in melds:
@@ -141,10 +132,22 @@ def _first(item: tuple[tuple[int, ...], Meld]) -> tuple[int, ...]:
     return item[0]
 
 
-def arrange_pairs(tiles: Sequence[Tile], okey_face: int, wilds: int) -> Arrangement:
-    pool = _Pool(tiles, okey_face)
-    doubles = sorted(f for f, codes in pool.naturals.items() if len(codes) == 2)
-    singles = sorted(f for f, codes in pool.naturals.items() if len(codes) == 1)
+def _held_faces(x: int, count: int) -> list[int]:
+    """Faces 0..51 held exactly `count` times in packed `x`, in face order."""
+    faces = []
+    while x:
+        low = x & -x
+        at = (low.bit_length() - 1) // 3
+        if (x >> (3 * at)) & 7 == count:
+            faces.append(at)
+        x &= ~(7 << (3 * at))
+    return faces
+
+
+def arrange_pairs(okey_face: int, x: int, wilds: int) -> Arrangement:
+    pool = _Taker(okey_face)
+    doubles = _held_faces(x, 2)
+    singles = _held_faces(x, 1)
     melds = [Meld(MeldKind.PAIR, (pool.natural(f), pool.natural(f))) for f in doubles]
     melds += [Meld(MeldKind.PAIR, (pool.natural(f), pool.wild(f))) for f in singles]
     if wilds > len(singles):
@@ -156,14 +159,19 @@ def arrange_pairs(tiles: Sequence[Tile], okey_face: int, wilds: int) -> Arrangem
     return _finish(melds)
 
 
-def arrange_kafa(tiles: Sequence[Tile], okey_face: int, colour: int) -> Arrangement:
+def arrange_kafa(okey_face: int, x: int, colour: int) -> Arrangement:
     """Kafa shown as the runs it is made of: 1-2-3 and 4..13-1."""
-    pool = _Pool(tiles, okey_face)
+    pool = _Taker(okey_face)
+    held = {face: (x >> (3 * face)) & 7 for face in range(colour * NUMBERS, colour * NUMBERS + 13)}
     melds = []
     for numbers in ((1, 2, 3), (*range(4, 14), 1)):
         placed = []
         for number in numbers:
             face = colour * NUMBERS + number - 1
-            placed.append(pool.natural(face) if pool.naturals.get(face) else pool.wild(face))
+            if held[face]:
+                held[face] -= 1
+                placed.append(pool.natural(face))
+            else:
+                placed.append(pool.wild(face))
         melds.append(Meld(MeldKind.RUN, tuple(placed)))
     return _finish(melds)

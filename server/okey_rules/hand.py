@@ -50,9 +50,7 @@ def packed_hand(faces: Sequence[int], okey_face: int) -> tuple[int, int]:
     return x, wilds
 
 
-def _verdict(
-    tiles: Sequence[Tile], okey_face: int, x: int, wilds: int, rules: Ruleset
-) -> HandVerdict:
+def _verdict(okey_face: int, x: int, wilds: int, rules: Ruleset) -> HandVerdict:
     """Every way a 14-tile hand wins, the best-scoring one, and its arrangement."""
     kinds: list[WinKind] = []
     kafa = kafa_colour(x) if rules.kafa else None
@@ -68,12 +66,12 @@ def _verdict(
         return _NOT_WINNING
     kind = kinds[0]
     if kafa is not None:
-        arrangement = arrange_kafa(tiles, okey_face, kafa)
+        arrangement = arrange_kafa(okey_face, x, kafa)
     elif kind is WinKind.SEVEN_PAIRS:
-        arrangement = arrange_pairs(tiles, okey_face, wilds)
+        arrangement = arrange_pairs(okey_face, x, wilds)
     else:
         assert split is not None
-        arrangement = arrange_melds(tiles, okey_face, split)
+        arrangement = arrange_melds(okey_face, split)
     ordered = tuple(kinds[::-1])  # found best first; the answer lists them in enum order
     return HandVerdict(True, kind, ordered, arrangement, _SUMMARY[kind])
 
@@ -87,7 +85,7 @@ def check_hand(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC) -> H
     _validate(tiles, okey, (HAND_SIZE,))
     okey_face = okey.face
     x, wilds = packed_hand([t.face for t in tiles], okey_face)
-    return _verdict(tiles, okey_face, x, wilds, rules)
+    return _verdict(okey_face, x, wilds, rules)
 
 
 def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC) -> DiscardVerdict:
@@ -139,10 +137,9 @@ def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC
         if not kinds:
             continue
         at = faces.index(face)
-        rest = [*tiles[:at], *tiles[at + 1 :]]
         found.append(
             WinningDiscard(
-                tiles[at], face == okey_face, kinds[0], _lazy(rest, okey_face, x, left, rules)
+                tiles[at], face == okey_face, kinds[0], _lazy(okey_face, x, left, rules)
             )
         )
     okey_wins = any(d.okey for d in found)
@@ -164,11 +161,9 @@ def _cheap_kinds(x: int, wilds: int, rules: Ruleset) -> list[WinKind]:
     return kinds
 
 
-def _lazy(
-    rest: list[Tile], okey_face: int, x: int, wilds: int, rules: Ruleset
-) -> Callable[[], Arrangement]:
+def _lazy(okey_face: int, x: int, wilds: int, rules: Ruleset) -> Callable[[], Arrangement]:
     def build() -> Arrangement:
-        verdict = _verdict(rest, okey_face, x, wilds, rules)
+        verdict = _verdict(okey_face, x, wilds, rules)
         assert verdict.arrangement is not None
         return verdict.arrangement
 
