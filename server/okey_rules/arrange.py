@@ -107,25 +107,26 @@ _ORDER = attrgetter("order")
 
 
 def arrange_melds(okey_face: int, melds: Sequence[Template]) -> Arrangement:
-    pool = _Taker(okey_face)
+    take = _Taker(okey_face).take
     keyed: list[tuple[tuple[int, ...], Meld]] = []
     runs: list[Template] = []
+    new = tuple.__new__
     for template in melds:
         if template.is_set:
-            meld = tuple.__new__(Meld, (MeldKind.SET, pool.take(template.slots)))
-            keyed.append((template.faces, meld))
+            keyed.append((template.faces, new(Meld, (MeldKind.SET, take(template.slots)))))
         else:
             runs.append(template)
-    if len(runs) == 1:
-        meld = tuple.__new__(Meld, (MeldKind.RUN, pool.take(runs[0].slots)))
-        keyed.append((runs[0].faces, meld))
-    elif runs:
-        for run in _joined_runs(runs):
-            meld = tuple.__new__(Meld, (MeldKind.RUN, pool.take(run)))
-            keyed.append((tuple([face for face, _ in run]), meld))
+    if len({run.order >> 4 for run in runs}) == len(runs):
+        # One run per colour (the usual case): nothing to join.
+        for run in runs:
+            keyed.append((run.faces, new(Meld, (MeldKind.RUN, take(run.slots)))))
+    else:
+        for slots in _joined_runs(runs):
+            faces = tuple([face for face, _ in slots])
+            keyed.append((faces, new(Meld, (MeldKind.RUN, take(slots)))))
     # Canonical order: by the faces each meld stands for (see `_finish`).
     keyed.sort(key=_first)
-    return tuple.__new__(Arrangement, (tuple([meld for _, meld in keyed]),))
+    return new(Arrangement, (tuple([meld for _, meld in keyed]),))
 
 
 def _first(item: tuple[tuple[int, ...], Meld]) -> tuple[int, ...]:
