@@ -259,7 +259,11 @@ export type Phase = 'PHASE_UNSPECIFIED' | 'PHASE_FIRST_DISCARD' | 'PHASE_DRAW' |
 
 /** One tile of an arrangement, with what it plays as. */
 export interface PlacedTile {
-  /** The physical tile (an okey, a false joker or a plain tile). */
+  /**
+   * The physical tile (an okey, a false joker or a plain tile). Hand checking
+   * ignores copy indexes, so copies here are canonical: a face's first use
+   * in the arrangement is copy 0, its second copy 1.
+   */
   tile?: Tile;
   /**
    * The tile it stands for in its meld. Equal to `tile` for a plain tile;
