@@ -76,6 +76,7 @@ def _verdict(okey_face: int, x: int, wilds: int, rules: Ruleset) -> HandVerdict:
     return HandVerdict(True, kind, ordered, arrangement, _SUMMARY[kind])
 
 
+_FACE_TILES = tuple(Tile.from_face(face) for face in range(53))
 _NOT_WINNING = HandVerdict(False, None, (), None, "not winning")
 _SUMMARY = {kind: f"winning: {kind.value}" for kind in WinKind}
 
@@ -114,7 +115,11 @@ def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC
         if not still_alone or (left >= 2 and colours_in(still_alone) == 1):
             candidates.append((face, x, left))
     melds_win: set[int] = set()
-    if len(candidates) > _UNIFIED_FROM:
+    if wilds and splits_fully(full, wilds - 1, wrap):
+        # Discarding an okey wins, so every discard does: the spare okey
+        # takes the discarded tile's place in its meld.
+        melds_win = set(faces)
+    elif len(candidates) > _UNIFIED_FROM:
         # Many discards to try: one search over all 15 answers them together.
         mask = discard_faces(full, wilds, wrap)
         for face, x, left in candidates:
@@ -136,10 +141,10 @@ def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC
             kinds.append(WinKind.MELDS)
         if not kinds:
             continue
-        at = faces.index(face)
+        # The discard as a canonical tile (copy 0): copies do not matter here.
         found.append(
             WinningDiscard(
-                tiles[at], face == okey_face, kinds[0], _lazy(okey_face, x, left, rules)
+                _FACE_TILES[face], face == okey_face, kinds[0], _lazy(okey_face, x, left, rules)
             )
         )
     okey_wins = any(d.okey for d in found)

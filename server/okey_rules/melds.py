@@ -110,10 +110,14 @@ def discard_faces(x: int, wilds: int, wrap: bool) -> int:
     for template in wild_for_held:
         # As in `_choose`, a wild standing for a held tile is needed only when
         # that very tile is the discard; otherwise the two could swap.
+        # So only that discard needs checking, without a search for others.
         wild_held = template.wild_at & held
         if not wild_held & (wild_held - 1):
-            only = 1 << ((wild_held.bit_length() - 1) // 3)
-            result |= discard_faces(x - template.natural, wilds - template.wilds, wrap) & only
+            only = (wild_held.bit_length() - 1) // 3
+            if not result >> only & 1 and splits_fully(
+                x - template.natural - ONE[only], wilds - template.wilds, wrap
+            ):
+                result |= 1 << only
     if len(cache) >= _CACHE_LIMIT:
         cache.clear()
     cache[key] = result
