@@ -14,7 +14,7 @@ from okey_rules.hand_types import (
     WinningDiscard,
 )
 from okey_rules.melds import discard_faces, find_melds, may_split, splits_fully
-from okey_rules.packed import ONE, colours_in, count_at, lonely
+from okey_rules.packed import GUARD, LOW, ONE, colours_in, count_at, lonely
 from okey_rules.pairs import is_seven_pairs, kafa_colour
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FALSE_JOKER_FACE, Tile, check_tile_multiset, format_tile
@@ -26,13 +26,21 @@ _UNIFIED_FROM = 8
 CLASSIC = Ruleset()
 
 
-def _validate(tiles: Sequence[Tile], okey: Tile, sizes: tuple[int, ...]) -> None:
+def _validate(tiles: Sequence[Tile], okey: Tile, sizes: tuple[int, ...]) -> tuple[int, int]:
+    """(packed naturals, wild count) of a well-formed hand; raises on a malformed one."""
     if len(tiles) not in sizes:
         wanted = " or ".join(str(s) for s in sizes)
         raise InvalidInputError("tiles", f"a hand has {wanted} tiles, not {len(tiles)}")
     if okey.is_false_joker:
         raise InvalidInputError("okey", "a false joker cannot be the okey")
-    check_tile_multiset(tiles)
+    x, wilds = packed_hand([t.face for t in tiles], okey.face)
+    # Two copies per face at most: no field may reach 3, and the fields must
+    # add up to the naturals (a field that overflowed would not).
+    total = (x & LOW).bit_count() + 2 * (x >> 1 & LOW).bit_count() + 4 * (x >> 2 & LOW).bit_count()
+    if x & (x >> 1) & LOW or x & GUARD or wilds > 2 or total + wilds != len(tiles):
+        check_tile_multiset(tiles)  # names the offending tile
+        raise AssertionError("unreachable: the packed hand said a face repeats")
+    return x, wilds
 
 
 def packed_hand(faces: Sequence[int], okey_face: int) -> tuple[int, int]:
@@ -83,10 +91,8 @@ _SUMMARY = {kind: f"winning: {kind.value}" for kind in WinKind}
 
 def check_hand(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC) -> HandVerdict:
     """Is this 14-tile hand winning under `rules`, with `okey` wild? How, arranged how?"""
-    _validate(tiles, okey, (HAND_SIZE,))
-    okey_face = okey.face
-    x, wilds = packed_hand([t.face for t in tiles], okey_face)
-    return _verdict(okey_face, x, wilds, rules)
+    x, wilds = _validate(tiles, okey, (HAND_SIZE,))
+    return _verdict(okey.face, x, wilds, rules)
 
 
 def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC) -> DiscardVerdict:
@@ -96,11 +102,10 @@ def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC
     entry's arrangement is built when first read: the list of discards is the
     answer, and a caller that wants one arrangement need not pay for fifteen.
     """
-    _validate(tiles, okey, (HAND_SIZE + 1,))
+    full, wilds = _validate(tiles, okey, (HAND_SIZE + 1,))
     okey_face = okey.face
     wrap = rules.runs_13_to_1
     faces = [t.face for t in tiles]
-    full, wilds = packed_hand(faces, okey_face)
     # Tiles lonely among all 15 stay lonely after any other discard, so most
     # discards are ruled out for melds without a search (see `may_split`).
     alone = lonely(full, wrap)

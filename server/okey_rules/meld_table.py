@@ -112,31 +112,31 @@ def neighbourhood(wrap: bool) -> tuple[int, ...]:
 
 # Candidate lists per (wrap, wild budget, lowest face, presence around it):
 # the templates whose naturals are all held, split into those with no wild
-# standing for a held tile ("useful") and the rest. Built on first use.
+# standing for a held tile ("useful") and the rest. Built on first use; the
+# key is one int, ``near << 8 | face << 2 | wilds``, one dict per `wrap`.
 _CANDIDATES_LIMIT = 1 << 18
 _Split = tuple[tuple[Template, ...], tuple[Template, ...]]
-_candidates: dict[tuple[bool, int, int, int], _Split] = {}
+candidate_cache: tuple[dict[int, _Split], dict[int, _Split]] = ({}, {})
 
 
-def candidates(
-    wrap: bool, wilds: int, face: int, held: int
-) -> _Split:
+def candidates(wrap: bool, wilds: int, face: int, held: int) -> _Split:
     """(useful, wild-for-held) templates under `face` that fit a hand whose held faces are `held`.
 
     `held` has bit 0 set in the field of each face held at least once. A
     template fits when all its naturals are held (it holds at most one of
     each face); it is useful when, besides, no wild of it stands for a held face.
     """
-    key = (wrap, wilds, face, held & neighbourhood(wrap)[face])
-    found = _candidates.get(key)
+    near = held & neighbourhood(wrap)[face]
+    key = near << 8 | face << 2 | wilds
+    cache = candidate_cache[wrap]
+    found = cache.get(key)
     if found is None:
-        near = key[3]
         fitting = [t for t in tables(wrap)[wilds][face] if t.natural & near == t.natural]
         found = (
             tuple(t for t in fitting if not t.wild_at & near),
             tuple(t for t in fitting if t.wild_at & near),
         )
-        if len(_candidates) >= _CANDIDATES_LIMIT:
-            _candidates.clear()
-        _candidates[key] = found
+        if len(cache) >= _CANDIDATES_LIMIT:
+            cache.clear()
+        cache[key] = found
     return found

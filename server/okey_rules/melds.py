@@ -8,7 +8,7 @@ under it in the precomputed table are tried. Hand and melds are packed ints
 
 from __future__ import annotations
 
-from okey_rules.meld_table import Template, candidates
+from okey_rules.meld_table import Template, candidate_cache, candidates, neighbourhood
 from okey_rules.packed import COLOUR_MASK, LOW, ONE, colours_in, lonely
 
 
@@ -47,7 +47,10 @@ def _choose(x: int, wilds: int, wrap: bool) -> Template | None:
     result = None
     # Only melds that fit; and a wild never needs to stand for a tile still
     # held: were that tile in another meld, the two melds could swap it.
-    useful, _ = candidates(wrap, wilds, face, (x | x >> 1) & LOW)
+    # (`candidates`, with its cache looked up inline: this is the hot loop.)
+    held = (x | x >> 1) & LOW
+    found = candidate_cache[wrap].get((held & neighbourhood(wrap)[face]) << 8 | face << 2 | wilds)
+    useful = (found or candidates(wrap, wilds, face, held))[0]
     for template in useful:
         rest = x - template.natural
         left = wilds - template.wilds
