@@ -19,6 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpora import (
+    OKEY_WEIGHTS,
     Hand,
     fifteen_tile_hands,
     near_winning_hands,
@@ -99,6 +100,11 @@ def run() -> None:
         ("15-tile which-discards", fifteen_tile_hands, _check15, 20_000),
         ("15-tile + all arrangements", fifteen_tile_hands, _check15_arranged, None),
     ]
+    print(
+        "winning and near-winning hands hold 0/1/2 okeys in the proportions "
+        + "/".join(str(w) for w in OKEY_WEIGHTS)
+        + "; near-winning: one or two tiles of a winning hand replaced at random"
+    )
     print(f"{'corpus':30} {'checks/s':>10} {'p50 us':>8} {'p99 us':>8} {'max us':>8}  target")
     for offset, (name, corpus_of, check, target) in enumerate(rows):
         size = FIFTEEN_SIZE if corpus_of is fifteen_tile_hands else SIZE
