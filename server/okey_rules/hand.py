@@ -14,7 +14,7 @@ from okey_rules.hand_types import (
     WinningDiscard,
 )
 from okey_rules.melds import discard_faces, find_melds, may_split, splits_fully
-from okey_rules.packed import GUARD, LOW, ONE, colours_in, count_at, lonely
+from okey_rules.packed import GUARD, LOW, ONE, colours_in, count_at, lonely, singles
 from okey_rules.pairs import is_seven_pairs, kafa_colour
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FALSE_JOKER_FACE, Tile, check_tile_multiset, format_tile
@@ -104,54 +104,35 @@ def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC
     """
     full, wilds = _validate(tiles, okey, (HAND_SIZE + 1,))
     okey_face = okey.face
-    wrap = rules.runs_13_to_1
-    faces = [t.face for t in tiles]
-    # Tiles lonely among all 15 stay lonely after any other discard, so most
-    # discards are ruled out for melds without a search (see `may_split`).
-    alone = lonely(full, wrap)
-    candidates: list[tuple[int, int, int]] = []  # (physical face, packed rest, wilds left)
-    for face in sorted(set(faces)):
-        if face == okey_face:
-            x, left, still_alone = full, wilds - 1, alone
-        else:
-            played = okey_face if face == FALSE_JOKER_FACE else face
-            x, left = full - ONE[played], wilds
-            still_alone = alone & ~ONE[played] if count_at(full, played) == 1 else alone
-        if not still_alone or (left >= 2 and colours_in(still_alone) == 1):
-            candidates.append((face, x, left))
-    melds_win: set[int] = set()
-    if wilds and splits_fully(full, wilds - 1, wrap):
-        # Discarding an okey wins, so every discard does: the spare okey
-        # takes the discarded tile's place in its meld.
-        melds_win = set(faces)
-    elif len(candidates) > _UNIFIED_FROM:
-        # Many discards to try: one search over all 15 answers them together.
-        mask = discard_faces(full, wilds, wrap)
-        for face, x, left in candidates:
-            if face == okey_face:
-                if splits_fully(x, left, wrap):
-                    melds_win.add(face)
-            elif mask >> (okey_face if face == FALSE_JOKER_FACE else face) & 1:
-                melds_win.add(face)
-    else:
-        melds_win = {face for face, x, left in candidates if splits_fully(x, left, wrap)}
+    distinct = sorted({t.face for t in tiles})  # physical faces, 52 = false joker
+    # What each discard leaves: (packed naturals, wilds).
+    rests = {
+        face: (full, wilds - 1)
+        if face == okey_face
+        else (full - ONE[okey_face if face == FALSE_JOKER_FACE else face], wilds)
+        for face in distinct
+    }
+    melds_win = _melds_discards(full, wilds, okey_face, distinct, rules.runs_13_to_1)
+    # Seven pairs after a discard needs at most one single more than wilds:
+    # a discard removes one single at most.
+    pairs_possible = singles(full) <= wilds + 1
     found: list[WinningDiscard] = []
-    for face in sorted(set(faces)):
-        if face == okey_face:
-            x, left = full, wilds - 1
-        else:
-            x, left = full - ONE[okey_face if face == FALSE_JOKER_FACE else face], wilds
-        kinds = _cheap_kinds(x, left, rules)
+    for face in distinct:
+        x, left = rests[face]
+        kinds = []
+        if rules.kafa and kafa_colour(x) is not None:
+            kinds.append(WinKind.KAFA)
+        if pairs_possible and is_seven_pairs(x, left, rules.wild_pairs):
+            kinds.append(WinKind.SEVEN_PAIRS)
         if face in melds_win:
             kinds.append(WinKind.MELDS)
-        if not kinds:
-            continue
-        # The discard as a canonical tile (copy 0): copies do not matter here.
-        found.append(
-            WinningDiscard(
-                _FACE_TILES[face], face == okey_face, kinds[0], _lazy(okey_face, x, left, rules)
+        if kinds:
+            # The discard as a canonical tile (copy 0): copies do not matter here.
+            found.append(
+                WinningDiscard(
+                    _FACE_TILES[face], face == okey_face, kinds[0], _lazy(okey_face, x, left, rules)
+                )
             )
-        )
     okey_wins = any(d.okey for d in found)
     if found:
         names = ", ".join(format_tile(d.tile) + (" (okey)" if d.okey else "") for d in found)
@@ -161,14 +142,35 @@ def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC
     return DiscardVerdict(bool(found), tuple(found), okey_wins, summary)
 
 
-def _cheap_kinds(x: int, wilds: int, rules: Ruleset) -> list[WinKind]:
-    """The winning kinds that need no search: kafa and seven pairs, best first."""
-    kinds = []
-    if rules.kafa and kafa_colour(x) is not None:
-        kinds.append(WinKind.KAFA)
-    if is_seven_pairs(x, wilds, rules.wild_pairs):
-        kinds.append(WinKind.SEVEN_PAIRS)
-    return kinds
+def _melds_discards(
+    full: int, wilds: int, okey_face: int, distinct: list[int], wrap: bool
+) -> set[int]:
+    """The physical faces whose discard leaves 14 tiles that split into sets and runs."""
+    if wilds and splits_fully(full, wilds - 1, wrap):
+        # Discarding an okey wins, so every discard does: the spare okey
+        # takes the discarded tile's place in its meld.
+        return set(distinct)
+
+    def physical(played: int) -> int:
+        return FALSE_JOKER_FACE if played == okey_face else played
+
+    # Tiles lonely among all 15 stay lonely after any other discard (see
+    # `may_split`), which rules out most discards without a search.
+    alone = lonely(full, wrap)
+    played_faces = [okey_face if f == FALSE_JOKER_FACE else f for f in distinct if f != okey_face]
+    if not alone:
+        tries = played_faces
+    else:
+        tries = []
+        for played in played_faces:
+            left_alone = alone & ~ONE[played] if count_at(full, played) == 1 else alone
+            if not left_alone or (wilds >= 2 and colours_in(left_alone) == 1):
+                tries.append(played)
+    if len(tries) > _UNIFIED_FROM:
+        # Many discards to try: one search over all 15 answers them together.
+        mask = discard_faces(full, wilds, wrap)
+        return {physical(played) for played in tries if mask >> played & 1}
+    return {physical(p) for p in tries if splits_fully(full - ONE[p], wilds, wrap)}
 
 
 def _lazy(okey_face: int, x: int, wilds: int, rules: Ruleset) -> Callable[[], Arrangement]:
