@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 LOG_LEVELS = ("debug", "info", "warning", "error")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 50051
-# Handlers are CPU-bound Python: more threads than this only adds GIL
-# contention (DESIGN.md, measured facts); scale with processes instead.
-DEFAULT_WORKERS = 8
+# Handlers are CPU-bound Python: run on the event-loop thread they cost the
+# least (bench/rpc_bench.py); threads only add GIL handoffs. Scale with
+# processes instead (DESIGN.md).
+DEFAULT_WORKERS = 1
 DEFAULT_GRACE_S = 5.0
 SIGNING_KEY_BYTES = 32
 # A secret of at least this many hex digits is read as hex, anything else as text.
@@ -61,7 +62,9 @@ def _parser() -> argparse.ArgumentParser:
         "--port", help=f"port, 0 = any free port (OKEY_PORT, default {DEFAULT_PORT})"
     )
     parser.add_argument(
-        "--workers", help=f"request handler threads (OKEY_WORKERS, default {DEFAULT_WORKERS})"
+        "--workers",
+        help="request handler threads; 1 runs handlers on the event-loop thread "
+        f"(OKEY_WORKERS, default {DEFAULT_WORKERS})",
     )
     parser.add_argument(
         "--log-level", help=f"one of {', '.join(LOG_LEVELS)} (OKEY_LOG_LEVEL, default info)"

@@ -8,11 +8,12 @@ from okey_rules.hand_types import (
     DiscardVerdict,
     HandVerdict,
     MeldKind,
+    Placed,
     WinKind,
 )
-from okey_rules.tiles import Tile
+from okey_rules.tiles import FACES, Tile
 
-from okey_server.convert_tile import fill_tile
+from okey_server.convert_tile import tile_message
 
 WIN_KIND_TO_PROTO: dict[WinKind, int] = {
     WinKind.MELDS: hand_pb2.WIN_KIND_MELDS,
@@ -26,32 +27,55 @@ MELD_KIND_TO_PROTO: dict[MeldKind, int] = {
 }
 
 
+# A meld is written as bytes and parsed once (C speed) rather than built field
+# by field (Python speed): parsing the concatenation of serialized messages
+# merges them, and a repeated field's elements are appended in order. So a
+# Meld's bytes are its kind's Meld(kind=k) followed by one Meld(tiles=[t])
+# per tile, both serialized by protobuf itself.
+_KIND_BYTES: dict[MeldKind, bytes] = {
+    kind: hand_pb2.Meld(kind=value).SerializeToString()
+    for kind, value in MELD_KIND_TO_PROTO.items()
+}
+# Meld(tiles=[one PlacedTile]) serialized, by (tile code, stands-for code, wild):
+# at most 106 * 106 * 2 entries, in practice a few hundred.
+_PLACED_BYTES: dict[tuple[int, int, bool], bytes] = {}
+
+
+def _placed_bytes(placed: Placed) -> bytes:
+    tile, stands_for, wild = placed
+    key = (tile.copy * FACES + tile.face, stands_for.copy * FACES + stands_for.face, wild)
+    data = _PLACED_BYTES.get(key)
+    if data is None:
+        # A benign race: two threads may serialize equal bytes; either one serves.
+        message = hand_pb2.PlacedTile(
+            tile=tile_message(tile), stands_for=tile_message(stands_for), wild=wild
+        )
+        data = _PLACED_BYTES[key] = hand_pb2.Meld(tiles=[message]).SerializeToString()
+    return data
+
+
 def fill_arrangement(target: hand_pb2.Arrangement, arrangement: Arrangement) -> None:
-    """Writes the melds and their notation into `target` (built in place: a hot path)."""
+    """Writes the melds and their notation into `target` (a hot path: see `_KIND_BYTES`)."""
+    add = target.melds.add
     for meld in arrangement.melds:
-        meld_message = target.melds.add(kind=MELD_KIND_TO_PROTO[meld.kind])
-        for placed in meld.tiles:
-            placed_message = meld_message.tiles.add(wild=placed.wild)
-            fill_tile(placed_message.tile, placed.tile)
-            fill_tile(placed_message.stands_for, placed.stands_for)
+        tiles = b"".join([_placed_bytes(placed) for placed in meld.tiles])
+        add().MergeFromString(_KIND_BYTES[meld.kind] + tiles)
     target.notation = arrangement.notation()
-
-
-def _base(winning: bool, summary: str, indicator: Tile, okey: Tile) -> hand_pb2.CheckHandResponse:
-    response = hand_pb2.CheckHandResponse(winning=winning, summary=summary)
-    fill_tile(response.indicator, indicator)
-    fill_tile(response.okey, okey)
-    return response
 
 
 def hand_verdict_to_proto(
     verdict: HandVerdict, indicator: Tile, okey: Tile
 ) -> hand_pb2.CheckHandResponse:
     """The answer for 14 tiles: verdict, best kind, every kind, one canonical arrangement."""
-    response = _base(verdict.winning, verdict.summary, indicator, okey)
+    response = hand_pb2.CheckHandResponse(
+        winning=verdict.winning,
+        summary=verdict.summary,
+        indicator=tile_message(indicator),
+        okey=tile_message(okey),
+    )
     if verdict.kind is not None:
         response.kind = WIN_KIND_TO_PROTO[verdict.kind]
-    response.kinds.extend(WIN_KIND_TO_PROTO[kind] for kind in verdict.kinds)
+        response.kinds.extend([WIN_KIND_TO_PROTO[kind] for kind in verdict.kinds])
     if verdict.arrangement is not None:
         fill_arrangement(response.arrangement, verdict.arrangement)
     return response
@@ -61,12 +85,17 @@ def discard_verdict_to_proto(
     verdict: DiscardVerdict, indicator: Tile, okey: Tile
 ) -> hand_pb2.CheckHandResponse:
     """The answer for 15 tiles: `winning` is true when at least one discard wins."""
-    response = _base(verdict.winning, verdict.summary, indicator, okey)
-    response.okey_discard_wins = verdict.okey_discard_wins
+    response = hand_pb2.CheckHandResponse(
+        winning=verdict.winning,
+        summary=verdict.summary,
+        indicator=tile_message(indicator),
+        okey=tile_message(okey),
+        okey_discard_wins=verdict.okey_discard_wins,
+    )
+    add = response.winning_discards.add
     for discard in verdict.discards:
-        message = response.winning_discards.add(
-            okey=discard.okey, kind=WIN_KIND_TO_PROTO[discard.kind]
+        message = add(
+            tile=tile_message(discard.tile), okey=discard.okey, kind=WIN_KIND_TO_PROTO[discard.kind]
         )
-        fill_tile(message.tile, discard.tile)
         fill_arrangement(message.arrangement, discard.arrangement)
     return response

@@ -16,11 +16,14 @@ GAME_TO_DOMAIN: dict[int, Game] = {
 GAME_TO_PROTO: dict[Game, int] = {game: value for value, game in GAME_TO_DOMAIN.items()}
 # The rule options besides `game`: same names on both sides (the mapping is 1:1).
 _OPTIONS = tuple(f.name for f in fields(Ruleset) if f.name != "game")
+_DEFAULT = preset("")
 
 
 def ruleset_from_proto(preset_name: str, message: ruleset_pb2.Ruleset,
                        field: str = "ruleset") -> Ruleset:
     """The preset named `preset_name` (default: the game's) with `message`'s set fields over it."""
+    if not preset_name and message.ByteSize() == 0:
+        return _DEFAULT  # the common call: no preset, no options
     game: Game | None = None
     if message.game != ruleset_pb2.GAME_UNSPECIFIED:
         game = GAME_TO_DOMAIN.get(message.game)

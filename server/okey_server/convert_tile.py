@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from okey.v1 import tile_pb2
 from okey_rules.errors import InvalidInputError, NotationError
-from okey_rules.tiles import COPIES, NUMBERS, Color, Tile, parse_tile, parse_tiles
+from okey_rules.tiles import COPIES, FACES, NUMBERS, Color, Tile, parse_tile, parse_tiles
 
 # Proto colours are 1-based (0 is UNSPECIFIED); domain colours are 0-based.
 COLOR_TO_DOMAIN: dict[int, Color] = {
@@ -61,13 +61,33 @@ def tile_from_proto(message: tile_pb2.Tile, field: str) -> Tile:
 
 def tiles_from_proto(messages: Sequence[tile_pb2.Tile], field: str) -> list[Tile]:
     """Each tile converted, errors naming ``field[i]...``."""
-    return [tile_from_proto(message, f"{field}[{index}]") for index, message in enumerate(messages)]
+    valid = _VALID
+    try:
+        # The hot path: one lookup per tile, no field path built unless needed.
+        return [valid[(m.color, m.number, m.false_joker, m.copy)] for m in messages]
+    except KeyError:
+        return [tile_from_proto(m, f"{field}[{index}]") for index, m in enumerate(messages)]
 
 
 def tile_to_proto(tile: Tile) -> tile_pb2.Tile:
     if tile.color is None:
         return tile_pb2.Tile(false_joker=True, copy=tile.copy)
     return tile_pb2.Tile(color=COLOR_TO_PROTO[tile.color], number=tile.number, copy=tile.copy)
+
+
+# One message per physical tile, by code (copy * 53 + face); see `tile_message`.
+_MESSAGES: tuple[tile_pb2.Tile, ...] = tuple(
+    tile_to_proto(tile) for tile in sorted(set(_VALID.values()), key=lambda t: t.code)
+)
+
+
+def tile_message(tile: Tile) -> tile_pb2.Tile:
+    """A shared message for `tile`, to pass where protobuf copies it (constructor, extend).
+
+    Never mutate it: it is the same object for every answer. Building a tile
+    message costs more than the copy protobuf makes of this one.
+    """
+    return _MESSAGES[tile.copy * FACES + tile.face]
 
 
 def fill_tile(target: tile_pb2.Tile, tile: Tile) -> None:

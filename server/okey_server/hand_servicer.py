@@ -7,7 +7,7 @@ from okey.v1 import hand_pb2, hand_pb2_grpc
 from okey_rules.errors import InvalidInputError
 from okey_rules.hand import check_hand, winning_discards
 from okey_rules.ruleset import Ruleset
-from okey_rules.tiles import Tile, check_tile_multiset, indicator_for, okey_for
+from okey_rules.tiles import FALSE_JOKER_FACE, Tile, check_tile_multiset, okey_for
 
 from okey_server.config import Config
 from okey_server.convert_hand import discard_verdict_to_proto, hand_verdict_to_proto
@@ -20,7 +20,6 @@ from okey_server.convert_tile import (
 )
 
 HAND_SIZES = (14, 15)
-_WILD_FIELDS = ("indicator", "okey", "indicator_notation", "okey_notation")
 
 
 def hand_tiles(request: hand_pb2.CheckHandRequest) -> list[Tile]:
@@ -55,17 +54,33 @@ def _check_count(count: int) -> None:
         )
 
 
-def _same_face(tile: Tile) -> Tile:
-    # Only the face of the indicator and the okey matters; copy 0 keeps answers canonical.
-    return Tile(tile.color, tile.number) if tile.copy else tile
+def _wild_tables() -> tuple[dict[int, tuple[Tile, Tile]], dict[int, tuple[Tile, Tile]]]:
+    """(indicator, okey) pairs by the indicator's face and by the okey's, from `okey_for`.
+
+    Only the faces matter, so both tiles are copy 0, which keeps answers canonical.
+    """
+    by_indicator, by_okey = {}, {}
+    for face in range(FALSE_JOKER_FACE):
+        indicator = Tile.from_face(face)
+        pair = (indicator, okey_for(indicator))
+        by_indicator[face] = by_okey[pair[1].face] = pair
+    return by_indicator, by_okey
+
+
+_BY_INDICATOR_FACE, _BY_OKEY_FACE = _wild_tables()
 
 
 def indicator_and_okey(request: hand_pb2.CheckHandRequest) -> tuple[Tile, Tile]:
     """The indicator and the okey from whichever one of the four wild fields is set."""
     given = [
         name
-        for name in _WILD_FIELDS
-        if (request.HasField(name) if name in ("indicator", "okey") else getattr(request, name))
+        for name, is_set in (
+            ("indicator", request.HasField("indicator")),
+            ("okey", request.HasField("okey")),
+            ("indicator_notation", request.indicator_notation != ""),
+            ("okey_notation", request.okey_notation != ""),
+        )
+        if is_set
     ]
     if len(given) != 1:
         wanted = "give exactly one of indicator, okey, indicator_notation, okey_notation"
@@ -76,14 +91,12 @@ def indicator_and_okey(request: hand_pb2.CheckHandRequest) -> tuple[Tile, Tile]:
         tile = tile_from_proto(getattr(request, field), field)
     else:
         tile = tile_from_notation(getattr(request, field), field)
+    is_indicator = field.startswith("indicator")
     if tile.is_false_joker:
         # RULES.md §2: a false joker turned up as indicator goes back; it is never the okey.
-        role = "indicator" if field.startswith("indicator") else "okey"
+        role = "indicator" if is_indicator else "okey"
         raise InvalidInputError(field, f"a false joker cannot be the {role}")
-    tile = _same_face(tile)
-    if field.startswith("indicator"):
-        return tile, okey_for(tile)
-    return indicator_for(tile), tile
+    return (_BY_INDICATOR_FACE if is_indicator else _BY_OKEY_FACE)[tile.face]
 
 
 class HandServicer(hand_pb2_grpc.HandServiceServicer):

@@ -15,10 +15,13 @@ from okey_server.config import load_config
 from okey_server.logging_setup import configure_logging, lifecycle_logger
 from okey_server.server import ServerStartError, create_server, drain
 
+_WAKE_S = 0.5
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     config = load_config(argv)
-    configure_logging(config.log_level)
+    # Configured once, before any RPC: loggers may be cached (cheaper per RPC line).
+    configure_logging(config.log_level, cache=True)
     log = structlog.get_logger("okey_server")
     lifecycle = lifecycle_logger()
     if config.signing_key_generated:
@@ -53,7 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     lifecycle.info(
         "serving", host=config.host, port=port, version=__version__, workers=config.workers
     )
-    stopping.wait()
+    # Python runs signal handlers only in this thread, and only once it wakes:
+    # waiting in slices bounds the delay should a signal land on another thread.
+    while not stopping.wait(_WAKE_S):
+        pass
     drain(server, health_servicer, config.grace_s)
     lifecycle.info("stopped")
     return 0

@@ -4,11 +4,14 @@ The wrapping is done around each handler's behaviour function, not in the
 interceptor's own frame: on the sync server the interceptor and the handler
 need not share a context, so contextvars bound by an interceptor do not
 reliably reach the handler (DESIGN.md). The interceptor only swaps in wrapped
-handlers, built once per method.
+handlers, built once per method. `RpcWrapperInterceptor` serves a sync
+grpc.server; okey-server itself is grpc.aio, whose interceptor (aio_wrapper)
+runs these same wrapped handlers on its event loop.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 import uuid
@@ -34,7 +37,7 @@ _log = structlog.get_logger("okey_server.rpc")
 Behavior = Callable[..., Any]
 
 
-class _Undecodable:
+class Undecodable:
     """Stands in for a request whose bytes are not the expected message."""
 
     __slots__ = ("error",)
@@ -43,7 +46,7 @@ class _Undecodable:
         self.error = error
 
 
-def _tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], Any] | None:
+def tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], Any] | None:
     """A deserializer that never raises: grpc would answer INTERNAL for a bad body."""
     if deserializer is None:
         return None
@@ -52,7 +55,7 @@ def _tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], 
         try:
             return deserializer(data)
         except Exception as exc:  # DecodeError and friends: the caller sent bad bytes
-            return _Undecodable(f"the request body does not decode: {exc}")
+            return Undecodable(f"the request body does not decode: {exc}")
 
     return deserialize
 
@@ -65,14 +68,17 @@ def request_id_of(context: grpc.ServicerContext) -> str:
     return uuid.uuid4().hex
 
 
-class _CallLog:
+class CallLog:
     """Per-RPC bookkeeping: binds the request id, then writes the one log line."""
 
-    __slots__ = ("invalid_field", "metadata", "started", "tokens")
+    __slots__ = ("invalid_field", "metadata", "method", "peer", "request_id", "started", "tokens")
 
     def __init__(self, method: str, context: grpc.ServicerContext) -> None:
         self.started = time.perf_counter()
-        request_id = request_id_of(context)
+        self.method = method
+        self.request_id = request_id = request_id_of(context)
+        # Read now: once the RPC is over, grpc.aio has released the call it asks.
+        self.peer = context.peer()
         self.metadata: errors.Metadata = ((REQUEST_ID_KEY, request_id),)
         self.invalid_field: str | None = None
         context.set_trailing_metadata(self.metadata)
@@ -82,6 +88,13 @@ class _CallLog:
         code = context.code()
         if type(exc) is Exception and code not in (None, grpc.StatusCode.OK):
             raise exc  # the handler's own context.abort(): keep its status
+        if isinstance(exc, grpc.RpcError) and not context.is_active():
+            # The request stream ended because the client cancelled (or its
+            # deadline passed): not a fault here, and nobody is left to answer.
+            # Re-raised as is, grpc knows it for its own and stays quiet;
+            # `finish` logs the RPC as CANCELLED.
+            _log.debug("client went away while the handler read its requests")
+            raise exc
         if isinstance(exc, InvalidInputError):
             self.invalid_field = exc.field
             # The description may quote tiles, so only at debug level.
@@ -92,10 +105,14 @@ class _CallLog:
         code = context.code()
         if code is None:
             code = grpc.StatusCode.OK if context.is_active() else grpc.StatusCode.CANCELLED
+        # The request id and method are given again: a stream that ends when
+        # grpc.aio closes it is finished in another context than it began in.
         fields: dict[str, Any] = {
+            "request_id": self.request_id,
+            "method": self.method,
             "code": code.name,
             "duration_ms": round((time.perf_counter() - self.started) * 1000, 3),
-            "peer": context.peer(),
+            "peer": self.peer,
         }
         if self.invalid_field is not None:
             fields["invalid_field"] = self.invalid_field  # the field name only, never its value
@@ -103,28 +120,29 @@ class _CallLog:
             _log.error("rpc", **fields)
         else:
             _log.info("rpc", **fields)
-        structlog.contextvars.reset_contextvars(**self.tokens)
+        with contextlib.suppress(ValueError):  # ValueError: bound in that other context
+            structlog.contextvars.reset_contextvars(**self.tokens)
 
 
-def _checked(request: Any, streamed: bool) -> Any:
+def checked(request: Any, streamed: bool) -> Any:
     """The request, or for a request stream an iterator that refuses undecodable items."""
     if streamed:
-        return _checked_stream(request)
-    if isinstance(request, _Undecodable):
+        return checked_stream(request)
+    if isinstance(request, Undecodable):
         raise InvalidInputError("request", request.error)
     return request
 
 
-def _checked_stream(requests: Iterator[Any]) -> Iterator[Any]:
+def checked_stream(requests: Iterator[Any]) -> Iterator[Any]:
     for request in requests:
-        yield _checked(request, streamed=False)
+        yield checked(request, streamed=False)
 
 
-def _wrap_unary_response(method: str, behavior: Behavior, streamed: bool) -> Behavior:
+def wrap_unary_response(method: str, behavior: Behavior, streamed: bool) -> Behavior:
     def handle(request: Any, context: grpc.ServicerContext) -> Any:
-        call = _CallLog(method, context)
+        call = CallLog(method, context)
         try:
-            return behavior(_checked(request, streamed), context)
+            return behavior(checked(request, streamed), context)
         except Exception as exc:
             call.fail(context, exc)
         finally:
@@ -133,11 +151,11 @@ def _wrap_unary_response(method: str, behavior: Behavior, streamed: bool) -> Beh
     return handle
 
 
-def _wrap_stream_response(method: str, behavior: Behavior, streamed: bool) -> Behavior:
+def wrap_stream_response(method: str, behavior: Behavior, streamed: bool) -> Behavior:
     def handle(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-        call = _CallLog(method, context)
+        call = CallLog(method, context)
         try:
-            yield from behavior(_checked(request, streamed), context)
+            yield from behavior(checked(request, streamed), context)
         except Exception as exc:
             call.fail(context, exc)
         finally:
@@ -154,7 +172,7 @@ def _wrap_non_blocking(behavior: Behavior) -> Behavior:
     """
 
     def handle(request: Any, context: grpc.ServicerContext, send: Any = None) -> Any:
-        if isinstance(request, _Undecodable):
+        if isinstance(request, Undecodable):
             errors.abort_for_exception(context, InvalidInputError("request", request.error))
         return behavior(request, context, send)
 
@@ -171,24 +189,24 @@ def wrap_handler(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodH
     Every deserializer is made tolerant: grpc would answer INTERNAL for bytes
     that do not decode, which is the caller's fault, not the server's.
     """
-    deserializer = _tolerant(handler.request_deserializer)
+    deserializer = tolerant(handler.request_deserializer)
     serializer = handler.response_serializer
     if handler.unary_unary is not None:
         return grpc.unary_unary_rpc_method_handler(
-            _wrap_unary_response(method, handler.unary_unary, False), deserializer, serializer
+            wrap_unary_response(method, handler.unary_unary, False), deserializer, serializer
         )
     if handler.unary_stream is not None:
         if getattr(handler.unary_stream, "experimental_non_blocking", False):
             behavior = _wrap_non_blocking(handler.unary_stream)
         else:
-            behavior = _wrap_stream_response(method, handler.unary_stream, False)
+            behavior = wrap_stream_response(method, handler.unary_stream, False)
         return grpc.unary_stream_rpc_method_handler(behavior, deserializer, serializer)
     if handler.stream_unary is not None:
         return grpc.stream_unary_rpc_method_handler(
-            _wrap_unary_response(method, handler.stream_unary, True), deserializer, serializer
+            wrap_unary_response(method, handler.stream_unary, True), deserializer, serializer
         )
     return grpc.stream_stream_rpc_method_handler(
-        _wrap_stream_response(method, handler.stream_stream, True), deserializer, serializer
+        wrap_stream_response(method, handler.stream_stream, True), deserializer, serializer
     )
 
 

@@ -1,0 +1,44 @@
+"""`make bench`: runs every benchmark in turn and prints its figures (not part of the test suite).
+
+hand_bench: hand checks per second in-process; rpc_bench: CheckHand RPCs per
+second against the server's health Check; deal_bench: deals per second. Each
+is a bounded run (counts and time budgets fixed in its module). A benchmark
+module that is missing is skipped with a note; one that fails is reported and
+the others still run; the exit status is 1 if any failed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+import traceback
+from pathlib import Path
+
+BENCH_DIR = Path(__file__).resolve().parent
+BENCHMARKS = ("hand_bench", "rpc_bench", "deal_bench")
+
+
+def main() -> int:
+    sys.path.insert(0, str(BENCH_DIR))
+    failed: list[str] = []
+    for name in BENCHMARKS:
+        print(f"=== {name} ===", flush=True)
+        if not (BENCH_DIR / f"{name}.py").exists():
+            print(f"(skipped: bench/{name}.py does not exist yet)\n", flush=True)
+            continue
+        started = time.perf_counter()
+        try:
+            importlib.import_module(name).run()
+        except Exception:
+            traceback.print_exc()
+            failed.append(name)
+        print(f"({name}: {time.perf_counter() - started:.0f} s)\n", flush=True)
+    if failed:
+        print(f"FAILED: {', '.join(failed)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
