@@ -54,7 +54,17 @@ def _choose(x: int, wilds: int, wrap: bool) -> Template | None:
     for template in useful:
         rest = x - template.natural
         left = wilds - template.wilds
-        if left == 0 if not rest else _choose(rest, left, wrap) is not None:
+        if not rest:
+            if left == 0:
+                result = template
+                break
+            continue
+        # The child's cached answer is read here, not through a call: most
+        # children are remainders seen before.
+        child = cache.get(rest << 2 | left, _UNKNOWN)
+        if child is _UNKNOWN:
+            child = _choose(rest, left, wrap)
+        if child is not None:
             result = template
             break
     if len(cache) >= _CACHE_LIMIT:
