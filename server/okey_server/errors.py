@@ -31,6 +31,12 @@ REASONS: dict[str, str] = {
     "preset": "INVALID_RULESET",
     "ruleset": "INVALID_RULESET",
     "request": "MALFORMED_REQUEST",
+    "player_count": "INVALID_DEAL",
+    "dealer_seat": "INVALID_DEAL",
+    "method": "INVALID_DEAL",
+    "dice": "INVALID_DICE",
+    "seed": "INVALID_SEED",
+    "deal_id": "INVALID_SEED",
 }
 DEFAULT_REASON = "INVALID_INPUT"
 _ROOT = re.compile(r"[^.\[]*")

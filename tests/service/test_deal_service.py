@@ -208,3 +208,23 @@ def test_reveal_with_a_malformed_deal_id_is_invalid_argument(channel, deal_id):
     violation = decode_error(error.value)
     assert violation.code == grpc.StatusCode.INVALID_ARGUMENT
     assert violation.fields == ("deal_id",)
+
+
+_DEAL_REASONS = {
+    "player_count": "INVALID_DEAL",
+    "dealer_seat": "INVALID_DEAL",
+    "method": "INVALID_DEAL",
+    "dice": "INVALID_DICE",
+    "seed": "INVALID_SEED",
+    "preset": "INVALID_RULESET",
+}
+
+
+@pytest.mark.parametrize(("request_", "field"), [c[1:] for c in BAD_REQUESTS],
+                         ids=[c[0] for c in BAD_REQUESTS])
+def test_bad_deal_request_carries_an_error_info_reason_for_its_field(channel, request_, field):
+    with pytest.raises(grpc.RpcError) as error:
+        _stub(channel).Deal(request_)
+    violation = decode_error(error.value)
+    assert violation.reason == _DEAL_REASONS[field.split("[")[0]]
+    assert violation.domain == "okey-rules"
