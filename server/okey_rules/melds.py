@@ -34,6 +34,7 @@ _CACHE_LIMIT = 1 << 20
 _choices: tuple[dict[int, Template | None], dict[int, Template | None]] = ({}, {})
 _skips: tuple[dict[int, int], dict[int, int]] = ({}, {})
 _UNKNOWN = object()
+_NEAR = (neighbourhood(False), neighbourhood(True))
 
 
 def _choose(x: int, wilds: int, wrap: bool) -> Template | None:
@@ -49,7 +50,7 @@ def _choose(x: int, wilds: int, wrap: bool) -> Template | None:
     # held: were that tile in another meld, the two melds could swap it.
     # (`candidates`, with its cache looked up inline: this is the hot loop.)
     held = (x | x >> 1) & LOW
-    found = candidate_cache[wrap].get((held & neighbourhood(wrap)[face]) << 8 | face << 2 | wilds)
+    found = candidate_cache[wrap].get((held & _NEAR[wrap][face]) << 8 | face << 2 | wilds)
     useful = (found or candidates(wrap, wilds, face, held))[0]
     for template in useful:
         rest = x - template.natural
