@@ -8,11 +8,11 @@ from operator import attrgetter
 
 from okey_rules.hand_types import Arrangement, Meld, MeldKind, Placed
 from okey_rules.meld_table import Template
-from okey_rules.tiles import FACES, FALSE_JOKER_FACE, NUMBERS, TILE_COUNT, Tile
+from okey_rules.tiles import FACES, FALSE_JOKER_FACE, NUMBERS, TILE_OF_CODE, Tile
 
 # Canonical tiles per face (copy 0), so arrangements do not re-validate new Tiles.
-_FACE_TILE = tuple(Tile.from_face(face) for face in range(53))
-_CODE_TILE = tuple(Tile.from_code(code) for code in range(TILE_COUNT))
+_FACE_TILE = TILE_OF_CODE[:FACES]  # a face's first copy
+_CODE_TILE = TILE_OF_CODE
 
 
 def _new_placed(tile: Tile, stands_for: Tile, wild: bool) -> Placed:
@@ -25,7 +25,7 @@ def _new_placed(tile: Tile, stands_for: Tile, wild: bool) -> Placed:
 # okey tile standing for any face. Tiles are values, so sharing them is safe.
 _WILD_PLACED = tuple(
     tuple(_new_placed(_CODE_TILE[code], _FACE_TILE[face], True) for face in range(52))
-    for code in range(TILE_COUNT)
+    for code in range(len(_CODE_TILE))
 )
 
 

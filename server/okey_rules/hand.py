@@ -17,7 +17,7 @@ from okey_rules.melds import discard_faces, find_melds, may_split, splits_fully
 from okey_rules.packed import GUARD, LOW, ONE, colours_in, count_at, lonely, singles
 from okey_rules.pairs import is_seven_pairs, kafa_colour
 from okey_rules.ruleset import Ruleset
-from okey_rules.tiles import FALSE_JOKER_FACE, Tile, check_tile_multiset, format_tile
+from okey_rules.tiles import FALSE_JOKER_FACE, TILE_OF_CODE, Tile, check_tile_multiset, format_tile
 
 HAND_SIZE = 14
 # From this many candidate discards on, one search over all 15 tiles beats
@@ -84,7 +84,6 @@ def _verdict(okey_face: int, x: int, wilds: int, rules: Ruleset) -> HandVerdict:
     return HandVerdict(True, kind, ordered, arrangement, _SUMMARY[kind])
 
 
-_FACE_TILES = tuple(Tile.from_face(face) for face in range(53))
 _NOT_WINNING = HandVerdict(False, None, (), None, "not winning")
 _SUMMARY = {kind: f"winning: {kind.value}" for kind in WinKind}
 
@@ -130,7 +129,10 @@ def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC
             # The discard as a canonical tile (copy 0): copies do not matter here.
             found.append(
                 WinningDiscard(
-                    _FACE_TILES[face], face == okey_face, kinds[0], _lazy(okey_face, x, left, rules)
+                    TILE_OF_CODE[face],
+                    face == okey_face,
+                    kinds[0],
+                    _lazy(okey_face, x, left, rules),
                 )
             )
     okey_wins = any(d.okey for d in found)

@@ -209,6 +209,8 @@ def full_set() -> list[Tile]:
 
 # Tiles are immutable, so one shared instance per code serves every parse.
 _BY_CODE = tuple(Tile.from_code(code) for code in range(TILE_COUNT))
+# The shared tile of each code 0..105; codes 0..52 are the faces' first copies.
+TILE_OF_CODE: tuple[Tile, ...] = _BY_CODE
 _NOTATION = tuple(
     "F" if f == FALSE_JOKER_FACE else f"{'RYBK'[f // NUMBERS]}{f % NUMBERS + 1}"
     for f in range(FACES)
