@@ -114,33 +114,27 @@ def build_request(args: argparse.Namespace) -> deal_pb2.DealRequest:
 def run_deal(args: argparse.Namespace) -> int:
     request = build_request(args)
     address = rpc.server_address(args)
-    with rpc.open_channel(address) as channel:
-        stub = deal_pb2_grpc.DealServiceStub(channel)
-        response = rpc.call(stub.Deal, request, address, args.timeout)
-    if args.json:
-        print(json_format.MessageToJson(response))
-    else:
-        print(deal_text(response, render.Painter(render.wants_colour(sys.stdout))))
+    response = rpc.unary(address, args.timeout, deal_pb2_grpc.DealServiceStub, "Deal", request)
+    painter = render.Painter(render.wants_colour(sys.stdout))
+    rpc.print_answer(response, args.json, lambda: deal_text(response, painter))
     return EXIT_OK
 
 
 def run_reveal(args: argparse.Namespace) -> int:
     address = rpc.server_address(args)
     response = _reveal(args.deal_id, address, args.timeout)
-    if args.json:
-        print(json_format.MessageToJson(response))
-    else:
-        print(f"seed {response.seed}\ncommitment {response.commitment}")
+    rpc.print_answer(
+        response, args.json, lambda: f"seed {response.seed}\ncommitment {response.commitment}"
+    )
     return EXIT_OK
 
 
 def _reveal(deal_id: str, address: str, timeout: float) -> deal_pb2.RevealSeedResponse:
-    with rpc.open_channel(address) as channel:
-        stub = deal_pb2_grpc.DealServiceStub(channel)
-        request = deal_pb2.RevealSeedRequest(deal_id=deal_id)
-        response: deal_pb2.RevealSeedResponse = rpc.call(stub.RevealSeed, request, address,
-                                                         timeout)
-        return response
+    request = deal_pb2.RevealSeedRequest(deal_id=deal_id)
+    response: deal_pb2.RevealSeedResponse = rpc.unary(
+        address, timeout, deal_pb2_grpc.DealServiceStub, "RevealSeed", request
+    )
+    return response
 
 
 # --- readable output -----------------------------------------------------------

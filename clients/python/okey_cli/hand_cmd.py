@@ -6,7 +6,6 @@ import argparse
 import re
 import sys
 
-from google.protobuf import json_format
 from okey.v1 import hand_pb2, hand_pb2_grpc
 
 from okey_cli import render, rpc
@@ -79,12 +78,11 @@ def build_request(args: argparse.Namespace) -> hand_pb2.CheckHandRequest:
 def run_check(args: argparse.Namespace) -> int:
     request = build_request(args)
     address = rpc.server_address(args)
-    with rpc.open_channel(address) as channel:
-        stub = hand_pb2_grpc.HandServiceStub(channel)
-        response = rpc.call(stub.CheckHand, request, address, args.timeout)
-    if args.json:
-        print(json_format.MessageToJson(response))
-    else:
-        painter = render.Painter(render.wants_colour(sys.stdout))
-        print(render.hand_text(response, tile_count(request.tiles_notation), painter))
+    response = rpc.unary(address, args.timeout, hand_pb2_grpc.HandServiceStub, "CheckHand", request)
+    painter = render.Painter(render.wants_colour(sys.stdout))
+    rpc.print_answer(
+        response,
+        args.json,
+        lambda: render.hand_text(response, tile_count(request.tiles_notation), painter),
+    )
     return EXIT_OK

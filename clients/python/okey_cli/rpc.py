@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import grpc
+from google.protobuf import json_format
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
@@ -127,3 +128,20 @@ def call(rpc: Callable[..., Any], request: Any, address: str, timeout: float) ->
         return rpc(request, timeout=timeout)
     except grpc.RpcError as error:
         raise explain(error, address) from None
+
+
+def unary(
+    address: str,
+    timeout: float,
+    stub_class: Callable[[grpc.Channel], Any],
+    method: str,
+    request: Any,
+) -> Any:
+    """Opens a channel, calls one unary RPC of a stub (by method name) and closes the channel."""
+    with open_channel(address) as channel:
+        return call(getattr(stub_class(channel), method), request, address, timeout)
+
+
+def print_answer(response: Any, as_json: bool, text: Callable[[], str]) -> None:
+    """Prints the response as protobuf JSON (`--json`) or as the command's readable text."""
+    print(json_format.MessageToJson(response) if as_json else text())
