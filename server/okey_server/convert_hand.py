@@ -63,16 +63,20 @@ def fill_arrangement(target: hand_pb2.Arrangement, arrangement: Arrangement) -> 
     target.notation = arrangement.notation()
 
 
+def _answer(
+    winning: bool, summary: str, indicator: Tile, okey: Tile
+) -> hand_pb2.CheckHandResponse:
+    """The fields every CheckHand answer carries, for 14 tiles and for 15."""
+    return hand_pb2.CheckHandResponse(
+        winning=winning, summary=summary, indicator=tile_message(indicator), okey=tile_message(okey)
+    )
+
+
 def hand_verdict_to_proto(
     verdict: HandVerdict, indicator: Tile, okey: Tile
 ) -> hand_pb2.CheckHandResponse:
     """The answer for 14 tiles: verdict, best kind, every kind, one canonical arrangement."""
-    response = hand_pb2.CheckHandResponse(
-        winning=verdict.winning,
-        summary=verdict.summary,
-        indicator=tile_message(indicator),
-        okey=tile_message(okey),
-    )
+    response = _answer(verdict.winning, verdict.summary, indicator, okey)
     if verdict.kind is not None:
         response.kind = WIN_KIND_TO_PROTO[verdict.kind]
         response.kinds.extend([WIN_KIND_TO_PROTO[kind] for kind in verdict.kinds])
@@ -85,13 +89,8 @@ def discard_verdict_to_proto(
     verdict: DiscardVerdict, indicator: Tile, okey: Tile
 ) -> hand_pb2.CheckHandResponse:
     """The answer for 15 tiles: `winning` is true when at least one discard wins."""
-    response = hand_pb2.CheckHandResponse(
-        winning=verdict.winning,
-        summary=verdict.summary,
-        indicator=tile_message(indicator),
-        okey=tile_message(okey),
-        okey_discard_wins=verdict.okey_discard_wins,
-    )
+    response = _answer(verdict.winning, verdict.summary, indicator, okey)
+    response.okey_discard_wins = verdict.okey_discard_wins
     add = response.winning_discards.add
     for discard in verdict.discards:
         message = add(
