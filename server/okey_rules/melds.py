@@ -9,21 +9,66 @@ under it in the precomputed table are tried. Hand and melds are packed ints
 from __future__ import annotations
 
 from okey_rules.meld_table import Template, candidate_cache, candidates, neighbourhood
-from okey_rules.packed import COLOUR_MASK, LOW, ONE, colours_in, lonely
+from okey_rules.packed import (
+    COLOUR_MASK,
+    LOW,
+    ONE,
+    colours_in,
+    number_span,
+    numbers_of,
+    partnerless,
+)
 
 
 def may_split(x: int, wilds: int, wrap: bool) -> bool:
-    """Cheap necessary test on tiles with no possible meld partner ("lonely").
+    """Cheap necessary test: can the tiles that need wilds get them?
 
-    A lonely tile's meld holds at least two wilds, and there are only two, so
-    every lonely tile must sit in that one meld: none may exist with fewer
-    than two wilds, and they must all share a colour (a set holding two wilds
-    has room for one natural only).
+    A needy tile (no wildless meld of held faces holds it, see
+    `partnerless`) sits in a meld with a wild, and there are at most two
+    such melds. Each meld is one colour (a run) or one number (a set), so:
+
+    - with no wild, no tile may be needy;
+    - with one wild, every needy tile sits in its one meld: all share a
+      number, or all share a colour within five run positions (a tile three
+      places from the wild would have a wildless run of its own);
+    - a lonely tile (no partner at all) needs both wilds in its meld, so
+      lonely tiles need two wilds; then every needy tile shares that one
+      meld, which is a run (a set holding two wilds and a lonely tile holds
+      no other natural, or that one would be a partner): one colour;
+    - with two wilds otherwise, the needy tiles fall into at most two groups,
+      each of one colour or one number.
     """
-    alone = lonely(x, wrap)
-    if not alone:
+    alone, needy = partnerless(x, wrap)
+    if not needy:
         return True
-    return wilds >= 2 and colours_in(alone) == 1
+    if wilds == 0:
+        return False
+    if wilds == 1:
+        if alone:
+            return False
+        numbers = numbers_of(needy)
+        if not numbers & (numbers - 1):
+            return True
+        return colours_in(needy) == 1 and number_span(numbers, wrap) <= 5
+    if alone:
+        return colours_in(needy) == 1
+    return _two_groups(needy)
+
+
+def _two_groups(needy: int) -> bool:
+    """Do the flagged tiles fall into at most two groups, each of one colour or one number?"""
+    colours = [needy & mask for mask in COLOUR_MASK if needy & mask]
+    if len(colours) <= 2:
+        return True
+    numbers = numbers_of(needy)
+    if (numbers & (numbers - 1)) & ((numbers & (numbers - 1)) - 1) == 0:
+        return True  # two numbers at most
+    for held in colours:
+        # One group is this colour; the rest must share one number.
+        rest = numbers_of(needy & ~held)
+        if not rest & (rest - 1):
+            return True
+    return False
 
 
 # Transposition tables, per `wrap`, keyed ``x << 2 | wilds``: for a packed

@@ -67,14 +67,62 @@ def lonely(x: int, wrap: bool) -> int:
     A partner is a tile of the same colour within two numbers (with `wrap`,
     1 also neighbours 12 and 13: 12-13-1) or the same number in another colour.
     """
-    p = presence(x)
-    near = (p << 3 & UP1) | (p << 6 & UP2) | (p >> 3 & DOWN1) | (p >> 6 & DOWN2)
+    return partnerless(x, wrap)[0]
+
+
+def partnerless(x: int, wrap: bool) -> tuple[int, int]:
+    """(lonely, needy): held faces with no partner at all, and with no wildless meld.
+
+    A face is needy when no set or run of three held faces holds it (by
+    presence only, so this is a necessary test): in any split it sits in a
+    meld with a wild. Lonely faces (see `lonely`) are needy too.
+    """
+    p = (x | x >> 1) & LOW
+    up1 = p >> 3 & DOWN1  # the next number of the same colour is held
+    up2 = p >> 6 & DOWN2
+    down1 = p << 3 & UP1
+    down2 = p << 6 & UP2
+    near = up1 | up2 | down1 | down2
+    runs = (up1 & up2) | (down1 & up1) | (down1 & down2)
     if wrap:
-        near |= (p >> 33 | p >> 36) & AT0 | (p << 33 & AT11) | (p << 36 & AT12)
-    others = (p << 39 | p << 78 | p << 117 | p >> 39 | p >> 78 | p >> 117) & LOW
-    return p & ~near & ~others
+        # 12-13-1: a 1 neighbours 12 and 13, a 12 the 1, a 13 the 1.
+        from12 = p >> 33 & AT0
+        from13 = p >> 36 & AT0
+        one_after12 = p << 33 & AT11
+        one_after13 = p << 36 & AT12
+        near |= from12 | from13 | one_after12 | one_after13
+        runs |= (from12 & from13) | (one_after12 & p >> 3) | (one_after13 & p << 3)
+    # The same number in the other colours: the colour blocks rotated.
+    r1 = (p >> 39 | p << 117) & LOW
+    r2 = (p >> 78 | p << 78) & LOW
+    r3 = (p >> 117 | p << 39) & LOW
+    sets = (r1 & r2) | (r1 & r3) | (r2 & r3)
+    return p & ~(near | r1 | r2 | r3), p & ~(runs | sets)
 
 
 def colours_in(bits: int) -> int:
     """How many colours hold at least one of the flagged fields."""
     return sum(1 for mask in COLOUR_MASK if bits & mask)
+
+
+_FIRST_COLOUR = COLOUR_MASK[0] & LOW
+
+
+def numbers_of(bits: int) -> int:
+    """The flagged fields folded onto the first colour: bit 0 of field i for each number index i."""
+    return (bits | bits >> 39 | bits >> 78 | bits >> 117) & _FIRST_COLOUR
+
+
+def number_span(numbers: int, wrap: bool) -> int:
+    """How many run positions the folded `numbers` cover, lowest to highest.
+
+    With `wrap`, a 1 may also be counted as the high 1 after 13; the
+    shorter of the two readings is returned.
+    """
+    low = ((numbers & -numbers).bit_length() - 1) // 3
+    high = (numbers.bit_length() - 1) // 3
+    span = high - low + 1
+    if wrap and low == 0:
+        rest = numbers & ~1  # the 1 read as the high 1: from the next number up to 14
+        span = min(span, 14 - ((rest & -rest).bit_length() - 1) // 3) if rest else 1
+    return span

@@ -1,0 +1,109 @@
+"""The cheap rejection before the search (`may_split`) never refuses a hand that splits.
+
+RULES.md §3: every tile sits in a set or a run, a wild anywhere. The filter
+reasons about tiles that no wildless meld of held faces can hold ("needy"):
+they must sit with a wild, and there are at most two wild melds. These tests
+pin that reasoning against the naive referee and on the cases at its edges.
+"""
+
+from __future__ import annotations
+
+import pytest
+import reference
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from okey_rules.hand import packed_hand
+from okey_rules.melds import may_split
+from okey_rules.packed import number_span, numbers_of, partnerless
+from okey_rules.tiles import Tile, parse_tile, parse_tiles
+from strategies import built_hands
+
+BOUNDED = settings(max_examples=400, deadline=None)
+
+
+def _packed(text: str, okey: str) -> tuple[int, int]:
+    tiles = parse_tiles(text)
+    return packed_hand([t.face for t in tiles], parse_tile(okey).face)
+
+
+def _referee_splits(tiles: list[Tile], okey: Tile, wrap: bool) -> bool:
+    naturals, wilds = reference.play_faces([t.face for t in tiles], okey.face)
+    return reference.splits_into_melds(naturals, wilds, wrap)
+
+
+@pytest.mark.parametrize("wrap", [True, False], ids=["wrap", "no-wrap"])
+@BOUNDED
+@given(hand=st.one_of(built_hands(max_swaps=0), built_hands(max_swaps=1)))
+def test_the_filter_passes_every_hand_the_referee_splits(wrap, hand):
+    tiles, okey = hand
+    x, wilds = packed_hand([t.face for t in tiles], okey.face)
+    if _referee_splits(tiles, okey, wrap):
+        assert may_split(x, wilds, wrap)
+
+
+@pytest.mark.parametrize("wrap", [True, False], ids=["wrap", "no-wrap"])
+@BOUNDED
+@given(hand=built_hands(max_swaps=2))
+def test_a_refused_hand_never_splits(wrap, hand):
+    tiles, okey = hand
+    x, wilds = packed_hand([t.face for t in tiles], okey.face)
+    if not may_split(x, wilds, wrap):
+        assert not _referee_splits(tiles, okey, wrap)
+
+
+def test_without_wilds_a_tile_outside_every_wildless_meld_refuses():
+    # R1 R2 have partners but no third tile (R3 missing, no other colour's 1 or 2).
+    x, wilds = _packed("R1 R2 Y5 Y6 Y7 B9 B10 B11 K2 K3 K4 R11 R12 R13", "B1")
+    assert wilds == 0
+    assert not may_split(x, wilds, wrap=True)
+
+
+def test_one_wild_accepts_needy_tiles_within_five_run_positions():
+    # R1 R2 _ R4 R5: the wild fills R3; all four reds are needy, five positions wide.
+    x, wilds = _packed("R1 R2 B6 R4 R5 Y7 Y8 Y9 B10 B11 B12 K3 K4 K5", "B6")
+    assert wilds == 1
+    assert may_split(x, wilds, wrap=True)
+
+
+def test_one_wild_accepts_needy_tiles_across_13_to_1():
+    # R11 R12 _ R1, the wild as R13: needy 11, 12 and the high 1 span four positions.
+    x, wilds = _packed("R11 R12 B6 R1 Y7 Y8 Y9 B10 B11 B12 K3 K4 K5 K6", "B6")
+    assert may_split(x, wilds, wrap=True)
+    assert not may_split(x, wilds, wrap=False)
+
+
+def test_one_wild_refuses_needy_tiles_of_two_colours_and_two_numbers():
+    # R1 R2 need R3, Y8 Y9 need Y7 or Y10: two gaps, one wild.
+    x, wilds = _packed("R1 R2 B6 Y8 Y9 K5 K6 K7 B10 B11 B12 K9 K10 K11", "B6")
+    assert not may_split(x, wilds, wrap=True)
+
+
+def test_one_wild_accepts_needy_tiles_of_one_number():
+    # R7 Y7 plus the wild make a set.
+    x, wilds = _packed("R7 Y7 B6 R1 R2 R3 R4 Y9 Y10 Y11 Y12 B1 B2 B3", "B6")
+    assert may_split(x, wilds, wrap=True) is True  # the filter passes; the search decides
+
+
+def test_two_wilds_with_a_lonely_tile_need_every_needy_tile_in_one_colour():
+    # K8 has no partner; the needy R1 R2 is another colour: both wilds cannot serve both.
+    x, wilds = _packed("K8 B6 B6 R1 R2 Y5 Y6 Y7 B9 B10 B11 Y11 Y12 Y13", "B6")
+    assert wilds == 2
+    assert not may_split(x, wilds, wrap=False)
+
+
+def test_partnerless_marks_lonely_and_needy_faces():
+    x, _ = _packed("R1 R2 R3 Y9 K13", "B6")
+    alone, needy = partnerless(x, wrap=False)
+    faces = [f for f in range(52) if alone >> (3 * f) & 1]
+    assert faces == [13 + 8, 39 + 12]  # Y9 and K13
+    assert [f for f in range(52) if needy >> (3 * f) & 1] == faces
+
+
+@pytest.mark.parametrize(
+    ("numbers", "wrap", "span"),
+    [((1, 5), False, 5), ((1, 13), False, 13), ((1, 13), True, 2), ((1, 11, 12), True, 4),
+     ((1,), True, 1), ((2, 3), True, 2)],
+)  # fmt: skip
+def test_number_span_reads_a_1_as_high_only_with_the_wrap(numbers, wrap, span):
+    bits = sum(1 << (3 * (n - 1)) for n in numbers)
+    assert number_span(numbers_of(bits), wrap) == span
