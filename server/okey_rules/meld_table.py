@@ -33,6 +33,7 @@ class Template:
     slots: tuple[tuple[int, bool], ...]  # (face, wild?) per slot, for building melds
     order: int  # runs: colour * 16 + start, the order in which pieces are joined
     wild_at: int  # bit 0 of the packed field of each face a wild stands for
+    step: int  # ``natural << 2 | wilds``: subtracted from a search key (see melds.py)
 
 
 def _run_faces(colour: int, start: int, length: int) -> tuple[int, ...]:
@@ -84,6 +85,7 @@ def tables(wrap: bool) -> tuple[tuple[tuple[Template, ...], ...], ...]:
                     tuple(zip(faces, wild, strict=True)),
                     faces[0] // NUMBERS * 16 + start,
                     sum(ONE[faces[i]] for i in wild_slots),
+                    natural << 2 | wilds,
                 )
                 by_face[min(naturals)].setdefault((natural, template.wild_at), template)
     result = []
@@ -124,7 +126,10 @@ def candidates(wrap: bool, wilds: int, face: int, held: int) -> _Split:
 
     `held` has bit 0 set in the field of each face held at least once. A
     template fits when all its naturals are held (it holds at most one of
-    each face); it is useful when, besides, no wild of it stands for a held face.
+    each face); it is useful when, besides, no wild of it stands for a held
+    face. Useful templates that take the same naturals and as many wilds
+    leave the same remainder, so only the first of them is listed: the
+    search would get the same answer from each.
     """
     near = held & neighbourhood(wrap)[face]
     key = near << 8 | face << 2 | wilds
@@ -132,8 +137,12 @@ def candidates(wrap: bool, wilds: int, face: int, held: int) -> _Split:
     found = cache.get(key)
     if found is None:
         fitting = [t for t in tables(wrap)[wilds][face] if t.natural & near == t.natural]
+        useful: dict[int, Template] = {}
+        for t in fitting:
+            if not t.wild_at & near:
+                useful.setdefault(t.step, t)
         found = (
-            tuple(t for t in fitting if not t.wild_at & near),
+            tuple(useful.values()),
             tuple(t for t in fitting if t.wild_at & near),
         )
         if len(cache) >= _CANDIDATES_LIMIT:

@@ -71,72 +71,85 @@ def _two_groups(needy: int) -> bool:
     return False
 
 
-# Transposition tables, per `wrap`, keyed ``x << 2 | wilds``: for a packed
-# remainder, the meld its lowest tile goes into on the way to a full split
-# (None: no split), and which single discards make it split. Remainders
-# recur across hands, so these are shared; they are bounded by clearing.
+# Transposition tables, per `wrap`, keyed ``x << 2 | wilds`` (a "search
+# key"): for a packed remainder, the meld its lowest tile goes into on the way
+# to a full split (None: no split), and which single discards make it split.
+# Remainders recur across hands, so these are shared; they are bounded by
+# clearing. Taking a meld from a remainder is one subtraction on the key:
+# ``key - template.step``, the step being ``natural << 2 | wilds``.
 _CACHE_LIMIT = 1 << 20
-_choices: tuple[dict[int, Template | None], dict[int, Template | None]] = ({}, {})
-_skips: tuple[dict[int, int], dict[int, int]] = ({}, {})
 _UNKNOWN = object()
+_DONE = object()  # the answer for key 0: nothing left, split
+_choices: tuple[dict[int, object], dict[int, object]] = ({}, {})
+_skips: tuple[dict[int, int], dict[int, int]] = ({}, {})
 _NEAR = (neighbourhood(False), neighbourhood(True))
 
 
-def _choose(x: int, wilds: int, wrap: bool) -> Template | None:
-    """The first meld (table order) for the lowest tile of a non-empty `x` that leads to a split."""
+def _seed(cache: dict[int, object]) -> None:
+    """The answers for empty remainders: with no natural left, only zero wilds split."""
+    cache.clear()
+    cache[0] = _DONE
+    cache[1] = cache[2] = None  # one or two wilds make no meld on their own
+
+
+for _cache in _choices:
+    _seed(_cache)
+
+
+def _choose(key: int, wrap: bool) -> object:
+    """The first meld (table order) for the lowest tile of remainder `key` on the way to a split.
+
+    Called on a key not in the table, which always holds the empty remainders.
+    """
     cache = _choices[wrap]
-    key = x << 2 | wilds
-    known = cache.get(key, _UNKNOWN)
-    if known is not _UNKNOWN:
-        return known  # type: ignore[return-value]
+    x = key >> 2
+    wilds = key & 3
     face = ((x & -x).bit_length() - 1) // 3
-    result = None
+    held = (x | x >> 1) & LOW
     # Only melds that fit; and a wild never needs to stand for a tile still
     # held: were that tile in another meld, the two melds could swap it.
     # (`candidates`, with its cache looked up inline: this is the hot loop.)
-    held = (x | x >> 1) & LOW
     found = candidate_cache[wrap].get((held & _NEAR[wrap][face]) << 8 | face << 2 | wilds)
-    useful = (found or candidates(wrap, wilds, face, held))[0]
-    for template in useful:
-        rest = x - template.natural
-        left = wilds - template.wilds
-        if not rest:
-            if left == 0:
-                result = template
-                break
-            continue
-        # The child's cached answer is read here, not through a call: most
-        # children are remainders seen before.
-        child = cache.get(rest << 2 | left, _UNKNOWN)
+    result = None
+    for template in (found or candidates(wrap, wilds, face, held))[0]:
+        rest = key - template.step
+        # The child's answer is read here, not through a call: most children
+        # are remainders seen before.
+        child = cache.get(rest, _UNKNOWN)
         if child is _UNKNOWN:
-            child = _choose(rest, left, wrap)
+            child = _choose(rest, wrap)
         if child is not None:
             result = template
             break
     if len(cache) >= _CACHE_LIMIT:
-        cache.clear()
+        _seed(cache)
     cache[key] = result
     return result
 
 
 def splits_fully(x: int, wilds: int, wrap: bool) -> bool:
     """True when the naturals (packed) and `wilds` wilds split wholly into melds."""
-    if not x:
-        return wilds == 0
-    return _choose(x, wilds, wrap) is not None
+    key = x << 2 | wilds
+    known = _choices[wrap].get(key, _UNKNOWN)
+    if known is _UNKNOWN:
+        known = _choose(key, wrap)
+    return known is not None
 
 
 def find_melds(x: int, wilds: int, wrap: bool) -> list[Template] | None:
     """The melds of a winning split (the first in table order), or None."""
-    if not splits_fully(x, wilds, wrap):
-        return None
-    melds = []
-    while x:
-        template = _choose(x, wilds, wrap)
-        assert template is not None  # the remainder of a split splits
+    cache = _choices[wrap]
+    key = x << 2 | wilds
+    melds: list[Template] = []
+    while key:
+        template = cache.get(key, _UNKNOWN)
+        if template is _UNKNOWN:
+            template = _choose(key, wrap)
+        if template is None:
+            return None
+        assert isinstance(template, Template)
         melds.append(template)
-        x -= template.natural
-        wilds -= template.wilds
+        key -= template.step
     return melds
 
 
