@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from okey_rules.hand_types import Arrangement, Meld, MeldKind, Placed
-from okey_rules.meld_table import Template
+from okey_rules.meld_table import Template, joined
 from okey_rules.tiles import FACES, FALSE_JOKER_FACE, NUMBERS, TILE_OF_CODE, Tile
 
 # Canonical tiles per face (copy 0), so arrangements do not re-validate new Tiles.
@@ -95,56 +95,96 @@ def _finish(melds: list[Meld]) -> Arrangement:
     return tuple.__new__(Arrangement, (tuple(sorted(melds, key=_order)),))
 
 
-def _joined_runs(runs: list[Template]) -> list[list[tuple[int, bool]]]:
+def _joined_runs(runs: list[Template]) -> list[Template]:
     """Joins run pieces that continue each other back into one run.
 
     The search works with runs of 3-5 tiles; a player shows R1..R9 as one run.
     Pieces join when one starts right after the other ends in the same
     colour, unless the result would hold a 1 both low and high.
     """
-    joined: list[list[tuple[int, bool]]] = []
-    current: list[tuple[int, bool]] = []
-    colour = first = end = -1
+    result: list[Template] = []
+    current: Template | None = None
     for run in sorted(runs, key=_ORDER):
-        run_colour = run.order >> 4
-        if run_colour == colour and end + 1 == run.start and not (first == 1 and run.end == 14):
-            current.extend(run.slots)
+        if (
+            current is not None
+            and run.colour_bit == current.colour_bit
+            and current.end + 1 == run.start
+            and not (current.start == 1 and run.end == 14)
+        ):
+            pair = (current.ident, run.ident)
+            current = _JOINED.get(pair)
+            if current is None:
+                if len(_JOINED) >= _MELD_LIMIT:
+                    _JOINED.clear()
+                current = _JOINED[pair] = joined(result[-1], run)
+            result[-1] = current
         else:
-            current = list(run.slots)
-            joined.append(current)
-            colour, first = run_colour, run.start
-        end = run.end
-    return joined
+            current = run
+            result.append(run)
+    return result
 
 
+# Joined runs, built once per pair of pieces (a join of a join is keyed by
+# the joined template): they then have idents of their own for `_built`.
+# Idents are never reused, so clearing this leaves `_built` correct.
+_JOINED: dict[tuple[int, int], Template] = {}
 _ORDER = attrgetter("order")
 
 
+# Built melds keyed by (template, okey face, wilds already used, which of its
+# faces an earlier meld already took): a meld's tiles depend on nothing else.
+# Bounded by clearing, like the search's tables.
+_MELD_LIMIT = 1 << 18
+_built: dict[int, Meld] = {}
+
+
 def arrange_melds(okey_face: int, melds: Sequence[Template]) -> Arrangement:
-    take = _Taker(okey_face).take
-    keyed: list[tuple[tuple[int, ...], Meld]] = []
-    runs: list[Template] = []
+    """The arrangement of a split: melds in canonical order, copies canonical (see `_Taker`)."""
     new = tuple.__new__
+    runs_bits = 0
+    colours = 0
     for template in melds:
-        if template.is_set:
-            keyed.append((template.faces, new(Meld, (MeldKind.SET, take(template.slots)))))
-        else:
-            runs.append(template)
-    if len({run.order >> 4 for run in runs}) == len(runs):
-        # One run per colour (the usual case): nothing to join.
-        for run in runs:
-            keyed.append((run.faces, new(Meld, (MeldKind.RUN, take(run.slots)))))
-    else:
-        for slots in _joined_runs(runs):
-            faces = tuple([face for face, _ in slots])
-            keyed.append((faces, new(Meld, (MeldKind.RUN, take(slots)))))
-    # Canonical order: by the faces each meld stands for (see `_finish`).
+        runs_bits += template.colour_bit
+        colours |= template.colour_bit
+    # Sets take tiles first, in the search's order, then runs: in the
+    # search's order too when each colour has one, else joined where they
+    # continue each other, in colour and number order. A face's first use
+    # is copy 0, an okey's too; each meld is built (or found built) on its own.
+    sets = [t for t in melds if not t.colour_bit]
+    runs = [t for t in melds if t.colour_bit]
+    if runs_bits != colours:
+        runs = _joined_runs(runs)
+    keyed = []
+    used = 0
+    taken = 0
+    for template in sets + runs:
+        clash = template.natural & taken
+        key = (clash << 40) | template.ident << 8 | okey_face << 2 | used
+        meld = _built.get(key)
+        if meld is None:
+            meld = _build(template, okey_face, used, clash)
+            if len(_built) >= _MELD_LIMIT:
+                _built.clear()
+            _built[key] = meld
+        keyed.append((template.rank, meld))
+        used += template.wilds
+        taken |= template.natural
     keyed.sort(key=_first)
     return new(Arrangement, (tuple([meld for _, meld in keyed]),))
 
 
-def _first(item: tuple[tuple[int, ...], Meld]) -> tuple[int, ...]:
-    return item[0]
+def _build(template: Template, okey_face: int, used: int, clash: int) -> Meld:
+    """A meld's tiles after `used` wilds, the faces flagged in `clash` taken once already."""
+    taker = _Taker(okey_face)
+    taker.wilds_used = used
+    for face, wild in template.slots:
+        if not wild and clash >> (3 * face) & 1:
+            taker.natural(face)  # the first copy went to an earlier meld
+    kind = MeldKind.RUN if template.colour_bit else MeldKind.SET
+    return tuple.__new__(Meld, (kind, taker.take(template.slots)))
+
+
+_first = itemgetter(0)
 
 
 def _held_faces(x: int, count: int) -> list[int]:

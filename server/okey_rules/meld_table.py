@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations
+from itertools import combinations, count
 
 from okey_rules.packed import ONE
 from okey_rules.tiles import NUMBERS
 
 MAX_WILDS = 2
+_IDENTS = count()
 HIGH_ONE = 14  # run position of a 1 played after 13
 
 
@@ -34,6 +35,41 @@ class Template:
     order: int  # runs: colour * 16 + start, the order in which pieces are joined
     wild_at: int  # bit 0 of the packed field of each face a wild stands for
     step: int  # ``natural << 2 | wilds``: subtracted from a search key (see melds.py)
+    ident: int  # unique among all templates, a cheap key for caches of built melds
+    colour_bit: int  # runs: 1 << colour; sets: 0
+    rank: int  # the faces as one int that sorts as the faces tuple does (for arranging)
+
+
+def faces_rank(faces: tuple[int, ...]) -> int:
+    """An int ordered as `faces` is: six bits per face (plus one, so a prefix sorts first).
+
+    Room for 14 faces, the longest meld (a run 1..13 and the high 1 is not one,
+    but 14 keeps the arithmetic simple).
+    """
+    return sum((face + 1) << (6 * (13 - i)) for i, face in enumerate(faces))
+
+
+def joined(first: Template, then: Template) -> Template:
+    """One run made of two pieces of the same colour, `then` continuing `first`."""
+    faces = first.faces + then.faces
+    natural = first.natural + then.natural
+    wilds = first.wilds + then.wilds
+    return Template(
+        False,
+        faces,
+        first.wild + then.wild,
+        natural,
+        wilds,
+        first.start,
+        then.end,
+        first.slots + then.slots,
+        first.order,
+        first.wild_at | then.wild_at,
+        natural << 2 | wilds,
+        next(_IDENTS),
+        first.colour_bit,
+        faces_rank(faces),
+    )
 
 
 def _run_faces(colour: int, start: int, length: int) -> tuple[int, ...]:
@@ -86,6 +122,9 @@ def tables(wrap: bool) -> tuple[tuple[tuple[Template, ...], ...], ...]:
                     faces[0] // NUMBERS * 16 + start,
                     sum(ONE[faces[i]] for i in wild_slots),
                     natural << 2 | wilds,
+                    next(_IDENTS),
+                    0 if is_set else 1 << (faces[0] // NUMBERS),
+                    faces_rank(faces),
                 )
                 by_face[min(naturals)].setdefault((natural, template.wild_at), template)
     result = []
