@@ -187,11 +187,25 @@ def indicator_for(okey: Tile) -> Tile:
     return Tile(okey.color, (okey.number - 2) % NUMBERS + 1)
 
 
+# Counts per face in five-bit fields: with at most 15 tiles no field can
+# overflow, and adding 13 to every field sets a field's top bit exactly when
+# it holds 3 or more.
+_COUNT_ONE = tuple(1 << (5 * face) for face in range(FACES))
+_PLUS_13 = sum(13 * one for one in _COUNT_ONE)
+_TOP_BITS = sum(16 * one for one in _COUNT_ONE)
+_PACKED_UP_TO = 15
+
+
 def check_tile_multiset(tiles: Sequence[Tile], field: str = "tiles") -> None:
     """Raises when the tiles cannot all exist in one 106-tile set.
 
     At most two copies of each numbered face and at most two false jokers.
     """
+    if len(tiles) <= _PACKED_UP_TO:
+        # The usual answer (all is well) in a few integer operations.
+        counts_packed = sum([_COUNT_ONE[tile.face] for tile in tiles])
+        if not (counts_packed + _PLUS_13) & _TOP_BITS:
+            return
     counts = [0] * FACES
     for index, tile in enumerate(tiles):
         counts[tile.face] += 1

@@ -7,6 +7,7 @@ from okey_rules.hand_types import (
     Arrangement,
     DiscardVerdict,
     HandVerdict,
+    Meld,
     MeldKind,
     Placed,
     WinKind,
@@ -54,13 +55,36 @@ def _placed_bytes(placed: Placed) -> bytes:
     return data
 
 
+# Per meld: its bytes as one entry of Arrangement.melds, and its notation.
+# The engine hands out the same Meld object for the same meld (it keeps the
+# melds it built), so these are keyed by identity; the entry holds the Meld
+# itself, so its id cannot be reused while the entry lives. Bounded by clearing.
+_MELD_WIRE_LIMIT = 1 << 15
+_meld_wire: dict[int, tuple[Meld, bytes, str]] = {}
+
+
+def _wire_of(meld: Meld) -> tuple[Meld, bytes, str]:
+    tiles = b"".join([_placed_bytes(placed) for placed in meld.tiles])
+    message = hand_pb2.Meld.FromString(_KIND_BYTES[meld.kind] + tiles)
+    entry = (meld, hand_pb2.Arrangement(melds=[message]).SerializeToString(), meld.notation())
+    if len(_meld_wire) >= _MELD_WIRE_LIMIT:
+        _meld_wire.clear()
+    _meld_wire[id(meld)] = entry
+    return entry
+
+
 def fill_arrangement(target: hand_pb2.Arrangement, arrangement: Arrangement) -> None:
     """Writes the melds and their notation into `target` (a hot path: see `_KIND_BYTES`)."""
-    add = target.melds.add
+    parts = []
+    notations = []
     for meld in arrangement.melds:
-        tiles = b"".join([_placed_bytes(placed) for placed in meld.tiles])
-        add().MergeFromString(_KIND_BYTES[meld.kind] + tiles)
-    target.notation = arrangement.notation()
+        entry = _meld_wire.get(id(meld))
+        if entry is None or entry[0] is not meld:
+            entry = _wire_of(meld)
+        parts.append(entry[1])
+        notations.append(entry[2])
+    target.MergeFromString(b"".join(parts))
+    target.notation = " | ".join(notations)
 
 
 def _answer(

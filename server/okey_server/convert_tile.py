@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+from google.protobuf.message import Message
 from okey.v1 import tile_pb2
 from okey_rules.errors import InvalidInputError, NotationError
 from okey_rules.tiles import COPIES, FACES, NUMBERS, Color, Tile, parse_tile, parse_tiles
@@ -57,6 +59,57 @@ def tile_from_proto(message: tile_pb2.Tile, field: str) -> Tile:
                 f"{field}.number", f"number must be 1-{NUMBERS}, not {message.number}"
             )
     raise InvalidInputError(f"{field}.copy", f"copy must be 0 or 1, not {message.copy}")
+
+
+# A view of a request's wire bytes with field 3 read as raw bytes: a repeated
+# message field and a repeated bytes field look the same on the wire, so
+# parsing a CheckHandRequest's bytes as this gives each tile's own bytes,
+# without building a message object per tile. Built at run time, so it is
+# no part of the public contract.
+TILES_FIELD_NUMBER = 3  # CheckHandRequest.tiles (a test holds this to the descriptor)
+
+
+def _tiles_view_class() -> type[Message]:
+    file = descriptor_pb2.FileDescriptorProto(
+        name="okey_server/tiles_view.proto", package="okey_server.internal", syntax="proto3"
+    )
+    view = file.message_type.add(name="TilesView")
+    view.field.add(
+        name="tiles",
+        number=TILES_FIELD_NUMBER,
+        type=descriptor_pb2.FieldDescriptorProto.TYPE_BYTES,
+        label=descriptor_pb2.FieldDescriptorProto.LABEL_REPEATED,
+    )
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(file)
+    found: type[Message] = message_factory.GetMessageClass(
+        pool.FindMessageTypeByName("okey_server.internal.TilesView")
+    )
+    return found
+
+
+_TilesView = _tiles_view_class()
+# Every valid tile's bytes as protobuf writes them -> its shared Tile.
+_BY_WIRE: dict[bytes, Tile] = {
+    tile_pb2.Tile(
+        color=color, number=number, false_joker=false_joker, copy=copy
+    ).SerializeToString(): tile
+    for (color, number, false_joker, copy), tile in _VALID.items()
+}
+
+
+def tiles_from_wire(request: Message, messages: Sequence[tile_pb2.Tile], field: str) -> list[Tile]:
+    """The tiles of `request`'s field 3 (`messages`), read from its bytes; errors as below.
+
+    Bytes that are not a valid tile as protobuf writes it (an unknown field,
+    a bad value) fall back to `tiles_from_proto`, which names the problem.
+    """
+    view = _TilesView.FromString(request.SerializeToString())
+    by_wire = _BY_WIRE
+    try:
+        return [by_wire[data] for data in view.tiles]  # type: ignore[attr-defined]
+    except KeyError:
+        return tiles_from_proto(messages, field)
 
 
 def tiles_from_proto(messages: Sequence[tile_pb2.Tile], field: str) -> list[Tile]:

@@ -16,7 +16,7 @@ from okey_server.convert_tile import (
     tile_from_notation,
     tile_from_proto,
     tiles_from_notation,
-    tiles_from_proto,
+    tiles_from_wire,
 )
 
 HAND_SIZES = (14, 15)
@@ -33,7 +33,7 @@ def hand_tiles(request: hand_pb2.CheckHandRequest) -> list[Tile]:
         )
     if has_tiles:
         _check_count(len(request.tiles))  # before converting: a huge list costs nothing
-        tiles = tiles_from_proto(request.tiles, "tiles")
+        tiles = tiles_from_wire(request, request.tiles, "tiles")
         check_tile_multiset(tiles, "tiles")
         return tiles
     tiles = tiles_from_notation(request.tiles_notation, "tiles_notation")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import doctest
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from okey_rules import tiles as tiles_module
 from okey_rules.errors import InvalidInputError, NotationError
 from okey_rules.tiles import (
@@ -275,3 +277,17 @@ def test_doctests_of_the_notation_functions_pass():
     result = doctest.testmod(tiles_module, raise_on_error=False)
     assert result.attempted >= 4
     assert result.failed == 0
+
+
+@given(st.lists(st.integers(0, 52), min_size=0, max_size=15))
+def test_check_tile_multiset_fast_count_agrees_with_a_plain_count_rules_1(faces):
+    # RULES.md §1: two of each numbered face, two false jokers. The packed
+    # count is a shortcut; it must refuse exactly what a plain count refuses.
+    tiles = [Tile.from_face(face) for face in faces]
+    too_many = any(faces.count(face) > 2 for face in set(faces))
+    try:
+        check_tile_multiset(tiles)
+        refused = False
+    except InvalidInputError:
+        refused = True
+    assert refused == too_many
