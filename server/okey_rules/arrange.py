@@ -8,6 +8,7 @@ from operator import attrgetter, itemgetter
 
 from okey_rules.hand_types import Arrangement, Meld, MeldKind, Placed
 from okey_rules.meld_table import Template, joined
+from okey_rules.packed import ONE
 from okey_rules.tiles import FACES, FALSE_JOKER_FACE, NUMBERS, TILE_OF_CODE, Tile
 
 # Canonical tiles per face (copy 0), so arrangements do not re-validate new Tiles.
@@ -136,6 +137,7 @@ _ORDER = attrgetter("order")
 # Bounded by clearing, like the search's tables.
 _MELD_LIMIT = 1 << 18
 _built: dict[int, Meld] = {}
+_ANY_OKEY = 63 << 2  # in the okey-face bits of a key: no face is 63
 
 
 def arrange_melds(okey_face: int, melds: Sequence[Template]) -> Arrangement:
@@ -157,9 +159,14 @@ def arrange_melds(okey_face: int, melds: Sequence[Template]) -> Arrangement:
     keyed = []
     used = 0
     taken = 0
+    okey_one = ONE[okey_face]
     for template in sets + runs:
         clash = template.natural & taken
-        key = (clash << 40) | template.ident << 8 | okey_face << 2 | used
+        if template.wilds or template.natural & okey_one:
+            key = (clash << 40) | template.ident << 8 | okey_face << 2 | used
+        else:
+            # No okey and no false joker in it: the same meld whatever the okey.
+            key = (clash << 40) | template.ident << 8 | _ANY_OKEY
         meld = _built.get(key)
         if meld is None:
             meld = _build(template, okey_face, used, clash)

@@ -37,23 +37,39 @@ _KIND_BYTES: dict[MeldKind, bytes] = {
     kind: hand_pb2.Meld(kind=value).SerializeToString()
     for kind, value in MELD_KIND_TO_PROTO.items()
 }
-# Meld(tiles=[one PlacedTile]) serialized, by (tile code, stands-for code, wild):
-# at most 106 * 106 * 2 entries, in practice a few hundred.
-_PLACED_BYTES: dict[tuple[int, int, bool], bytes] = {}
+# Per placed tile: Meld(tiles=[that PlacedTile]) serialized, and its notation,
+# by (tile code, stands-for code, wild): at most 106 * 106 * 2 entries, in
+# practice a few hundred.
+_PLACED: dict[tuple[int, int, bool], tuple[bytes, str]] = {}
 
 
-def _placed_bytes(placed: Placed) -> bytes:
+def _placed_wire(placed: Placed) -> tuple[bytes, str]:
     tile, stands_for, wild = placed
     key = (tile.copy * FACES + tile.face, stands_for.copy * FACES + stands_for.face, wild)
-    data = _PLACED_BYTES.get(key)
-    if data is None:
+    entry = _PLACED.get(key)
+    if entry is None:
         # A benign race: two threads may serialize equal bytes; either one serves.
         message = hand_pb2.PlacedTile(
             tile=tile_message(tile), stands_for=tile_message(stands_for), wild=wild
         )
-        data = _PLACED_BYTES[key] = hand_pb2.Meld(tiles=[message]).SerializeToString()
-    return data
+        entry = _PLACED[key] = (
+            hand_pb2.Meld(tiles=[message]).SerializeToString(),
+            placed.notation(),
+        )
+    return entry
 
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+# The tag of one Arrangement.melds entry (a length-delimited field).
+_MELDS_TAG = _varint(hand_pb2.Arrangement.DESCRIPTOR.fields_by_name["melds"].number << 3 | 2)
 
 # Per meld: its bytes as one entry of Arrangement.melds, and its notation.
 # The engine hands out the same Meld object for the same meld (it keeps the
@@ -64,9 +80,13 @@ _meld_wire: dict[int, tuple[Meld, bytes, str]] = {}
 
 
 def _wire_of(meld: Meld) -> tuple[Meld, bytes, str]:
-    tiles = b"".join([_placed_bytes(placed) for placed in meld.tiles])
-    message = hand_pb2.Meld.FromString(_KIND_BYTES[meld.kind] + tiles)
-    entry = (meld, hand_pb2.Arrangement(melds=[message]).SerializeToString(), meld.notation())
+    placed = [_placed_wire(p) for p in meld.tiles]
+    body = _KIND_BYTES[meld.kind] + b"".join([data for data, _ in placed])
+    entry = (
+        meld,
+        _MELDS_TAG + _varint(len(body)) + body,
+        " ".join([notation for _, notation in placed]),
+    )
     if len(_meld_wire) >= _MELD_WIRE_LIMIT:
         _meld_wire.clear()
     _meld_wire[id(meld)] = entry
