@@ -13,8 +13,14 @@ from okey_rules.hand_types import (
     WinKind,
     WinningDiscard,
 )
-from okey_rules.melds import discard_faces, find_melds, may_split, splits_fully
-from okey_rules.packed import GUARD, LOW, ONE, colours_in, count_at, lonely, singles
+from okey_rules.melds import (
+    discard_faces,
+    find_melds,
+    may_split,
+    splits_fully,
+    wilds_can_serve,
+)
+from okey_rules.packed import GUARD, LOW, ONE, count_at, partnerless, singles
 from okey_rules.pairs import is_seven_pairs, kafa_colour
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FALSE_JOKER_FACE, TILE_OF_CODE, Tile, check_tile_multiset, format_tile
@@ -156,17 +162,20 @@ def _melds_discards(
     def physical(played: int) -> int:
         return FALSE_JOKER_FACE if played == okey_face else played
 
-    # Tiles lonely among all 15 stay lonely after any other discard (see
-    # `may_split`), which rules out most discards without a search.
-    alone = lonely(full, wrap)
+    # Tiles lonely or needy among all 15 stay so after any other discard
+    # (see `may_split`), which rules out most discards without a search.
+    alone, needy = partnerless(full, wrap)
     played_faces = [okey_face if f == FALSE_JOKER_FACE else f for f in distinct if f != okey_face]
-    if not alone:
+    if not needy:
         tries = played_faces
     else:
         tries = []
         for played in played_faces:
-            left_alone = alone & ~ONE[played] if count_at(full, played) == 1 else alone
-            if not left_alone or (wilds >= 2 and colours_in(left_alone) == 1):
+            if count_at(full, played) == 1:
+                gone = ~ONE[played]
+                if wilds_can_serve(alone & gone, needy & gone, wilds, wrap):
+                    tries.append(played)
+            elif wilds_can_serve(alone, needy, wilds, wrap):
                 tries.append(played)
     if len(tries) > _UNIFIED_FROM:
         # Many discards to try: one search over all 15 answers them together.

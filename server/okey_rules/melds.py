@@ -39,6 +39,15 @@ def may_split(x: int, wilds: int, wrap: bool) -> bool:
       each of one colour or one number.
     """
     alone, needy = partnerless(x, wrap)
+    return wilds_can_serve(alone, needy, wilds, wrap)
+
+
+def wilds_can_serve(alone: int, needy: int, wilds: int, wrap: bool) -> bool:
+    """`may_split`'s test on given lonely and needy tiles (see there).
+
+    Monotone: flagging more tiles never turns a refusal into a pass, so it
+    may be given subsets of the true sets (tiles known lonely or needy).
+    """
     if not needy:
         return True
     if wilds == 0:
