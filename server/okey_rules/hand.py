@@ -34,33 +34,35 @@ CLASSIC = Ruleset()
 
 def _validate(tiles: Sequence[Tile], okey: Tile, sizes: tuple[int, ...]) -> tuple[int, int]:
     """(packed naturals, wild count) of a well-formed hand; raises on a malformed one."""
-    if len(tiles) not in sizes:
+    count = len(tiles)
+    if count not in sizes:
         wanted = " or ".join(str(s) for s in sizes)
-        raise InvalidInputError("tiles", f"a hand has {wanted} tiles, not {len(tiles)}")
-    if okey.is_false_joker:
+        raise InvalidInputError("tiles", f"a hand has {wanted} tiles, not {count}")
+    okey_face = okey.face
+    if okey_face == FALSE_JOKER_FACE:
         raise InvalidInputError("okey", "a false joker cannot be the okey")
-    x, wilds = packed_hand([t.face for t in tiles], okey.face)
+    x, wilds = packed_hand([t.face for t in tiles], okey_face)
     # Two copies per face at most: no field may reach 3, and the fields must
     # add up to the naturals (a field that overflowed would not).
     total = (x & LOW).bit_count() + 2 * (x >> 1 & LOW).bit_count() + 4 * (x >> 2 & LOW).bit_count()
-    if x & (x >> 1) & LOW or x & GUARD or wilds > 2 or total + wilds != len(tiles):
+    if x & (x >> 1) & LOW or x & GUARD or wilds > 2 or total + wilds != count:
         check_tile_multiset(tiles)  # names the offending tile
         raise AssertionError("unreachable: the packed hand said a face repeats")
     return x, wilds
 
 
-def packed_hand(faces: Sequence[int], okey_face: int) -> tuple[int, int]:
+# ONE per face, and nothing for the false joker: `packed_hand` adds those apart.
+_ONE_OR_NOTHING = (*ONE, 0)
+
+
+def packed_hand(faces: list[int], okey_face: int) -> tuple[int, int]:
     """(packed naturals, wild count): okey tiles are wild, a false joker is the okey's face (§2)."""
-    x = 0
-    wilds = 0
-    okey_one = ONE[okey_face]
-    for face in faces:
-        if face == okey_face:
-            wilds += 1
-        elif face == FALSE_JOKER_FACE:
-            x += okey_one
-        else:
-            x += ONE[face]
+    # Whole-list operations (counted and summed in C), then the two corrections.
+    x = sum(map(_ONE_OR_NOTHING.__getitem__, faces))
+    wilds = faces.count(okey_face)
+    jokers = faces.count(FALSE_JOKER_FACE)
+    if wilds or jokers:
+        x += (jokers - wilds) * ONE[okey_face]
     return x, wilds
 
 
@@ -87,7 +89,8 @@ def _verdict(okey_face: int, x: int, wilds: int, rules: Ruleset) -> HandVerdict:
         assert split is not None
         arrangement = arrange_melds(okey_face, split)
     ordered = tuple(kinds[::-1])  # found best first; the answer lists them in enum order
-    return HandVerdict(True, kind, ordered, arrangement, _SUMMARY[kind])
+    # tuple.__new__ skips the named tuple's Python-level constructor.
+    return tuple.__new__(HandVerdict, (True, kind, ordered, arrangement, _SUMMARY[kind]))
 
 
 _NOT_WINNING = HandVerdict(False, None, (), None, "not winning")
