@@ -8,6 +8,8 @@ under it in the precomputed table are tried. Hand and melds are packed ints
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from okey_rules.meld_table import Template, candidate_cache, candidates, neighbourhood
 from okey_rules.packed import (
     COLOUR_MASK,
@@ -105,35 +107,46 @@ for _cache in _choices:
     _seed(_cache)
 
 
-def _choose(key: int, wrap: bool) -> object:
-    """The first meld (table order) for the lowest tile of remainder `key` on the way to a split.
-
-    Called on a key not in the table, which always holds the empty remainders.
-    """
+def _chooser(wrap: bool) -> Callable[[int], object]:
+    """`_choose` for one value of `wrap`, its tables bound as locals (this is the hot loop)."""
     cache = _choices[wrap]
-    x = key >> 2
-    wilds = key & 3
-    face = ((x & -x).bit_length() - 1) // 3
-    held = (x | x >> 1) & LOW
-    # Only melds that fit; and a wild never needs to stand for a tile still
-    # held: were that tile in another meld, the two melds could swap it.
-    # (`candidates`, with its cache looked up inline: this is the hot loop.)
-    found = candidate_cache[wrap].get((held & _NEAR[wrap][face]) << 8 | face << 2 | wilds)
-    result = None
-    for template in (found or candidates(wrap, wilds, face, held))[0]:
-        rest = key - template.step
-        # The child's answer is read here, not through a call: most children
-        # are remainders seen before.
-        child = cache.get(rest, _UNKNOWN)
-        if child is _UNKNOWN:
-            child = _choose(rest, wrap)
-        if child is not None:
-            result = template
-            break
-    if len(cache) >= _CACHE_LIMIT:
-        _seed(cache)
-    cache[key] = result
-    return result
+    cached_candidates = candidate_cache[wrap]
+    near = _NEAR[wrap]
+    unknown = _UNKNOWN
+
+    def choose(key: int) -> object:
+        """The first meld (table order) for remainder `key`'s lowest tile on the way to a split.
+
+        Called on a key not in the table, which always holds the empty remainders.
+        """
+        x = key >> 2
+        wilds = key & 3
+        face = ((x & -x).bit_length() - 1) // 3
+        held = (x | x >> 1) & LOW
+        # Only melds that fit; and a wild never needs to stand for a tile still
+        # held: were that tile in another meld, the two melds could swap it.
+        # (`candidates`, with its cache looked up inline.)
+        found = cached_candidates.get((held & near[face]) << 8 | face << 2 | wilds)
+        result = None
+        for template in (found or candidates(wrap, wilds, face, held))[0]:
+            rest = key - template.step
+            # The child's answer is read here, not through a call: most
+            # children are remainders seen before.
+            child = cache.get(rest, unknown)
+            if child is unknown:
+                child = choose(rest)
+            if child is not None:
+                result = template
+                break
+        if len(cache) >= _CACHE_LIMIT:
+            _seed(cache)
+        cache[key] = result
+        return result
+
+    return choose
+
+
+_CHOOSE = (_chooser(False), _chooser(True))
 
 
 def splits_fully(x: int, wilds: int, wrap: bool) -> bool:
@@ -141,7 +154,7 @@ def splits_fully(x: int, wilds: int, wrap: bool) -> bool:
     key = x << 2 | wilds
     known = _choices[wrap].get(key, _UNKNOWN)
     if known is _UNKNOWN:
-        known = _choose(key, wrap)
+        known = _CHOOSE[wrap](key)
     return known is not None
 
 
@@ -153,7 +166,7 @@ def find_melds(x: int, wilds: int, wrap: bool) -> list[Template] | None:
     while key:
         template = cache.get(key, _UNKNOWN)
         if template is _UNKNOWN:
-            template = _choose(key, wrap)
+            template = _CHOOSE[wrap](key)
         if template is None:
             return None
         assert isinstance(template, Template)
