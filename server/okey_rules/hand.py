@@ -68,33 +68,35 @@ def packed_hand(faces: list[int], okey_face: int) -> tuple[int, int]:
 
 def _verdict(okey_face: int, x: int, wilds: int, rules: Ruleset) -> HandVerdict:
     """Every way a 14-tile hand wins, the best-scoring one, and its arrangement."""
-    kinds: list[WinKind] = []
-    kafa = kafa_colour(x) if rules.kafa else None
-    if kafa is not None:
-        kinds.append(WinKind.KAFA)
-    if is_seven_pairs(x, wilds, rules.wild_pairs):
-        kinds.append(WinKind.SEVEN_PAIRS)
     wrap = rules.runs_13_to_1
     split = find_melds(x, wilds, wrap) if may_split(x, wilds, wrap) else None
-    if split is not None:
-        kinds.append(WinKind.MELDS)
-    if not kinds:
-        return _NOT_WINNING
+    pairs = is_seven_pairs(x, wilds, rules.wild_pairs)
+    kafa = kafa_colour(x) if rules.kafa else None
+    if kafa is None and not pairs:
+        if split is None:
+            return _NOT_WINNING
+        # The usual win, and the fast path: melds only.
+        arrangement = arrange_melds(okey_face, split)
+        return tuple.__new__(HandVerdict, (True, _MELDS, _MELDS_ONLY, arrangement, _MELDS_SUMMARY))
+    # Kinds best first (kafa, seven pairs, melds); the answer lists them in enum order.
+    found = ((_KAFA, kafa is not None), (_PAIRS, pairs), (_MELDS, split is not None))
+    kinds = [kind for kind, holds in found if holds]
     kind = kinds[0]
     if kafa is not None:
         arrangement = arrange_kafa(okey_face, x, kafa)
-    elif kind is WinKind.SEVEN_PAIRS:
-        arrangement = arrange_pairs(okey_face, x, wilds)
     else:
-        assert split is not None
-        arrangement = arrange_melds(okey_face, split)
-    ordered = tuple(kinds[::-1])  # found best first; the answer lists them in enum order
+        arrangement = arrange_pairs(okey_face, x, wilds)
     # tuple.__new__ skips the named tuple's Python-level constructor.
-    return tuple.__new__(HandVerdict, (True, kind, ordered, arrangement, _SUMMARY[kind]))
+    return tuple.__new__(
+        HandVerdict, (True, kind, tuple(kinds[::-1]), arrangement, _SUMMARY[kind])
+    )
 
 
+_KAFA, _PAIRS, _MELDS = WinKind.KAFA, WinKind.SEVEN_PAIRS, WinKind.MELDS
+_MELDS_ONLY = (_MELDS,)
 _NOT_WINNING = HandVerdict(False, None, (), None, "not winning")
 _SUMMARY = {kind: f"winning: {kind.value}" for kind in WinKind}
+_MELDS_SUMMARY = _SUMMARY[_MELDS]
 
 
 def check_hand(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC) -> HandVerdict:
