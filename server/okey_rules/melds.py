@@ -83,23 +83,23 @@ def _two_groups(needy: int) -> bool:
 
 
 # Transposition tables, per `wrap`, keyed ``x << 2 | wilds`` (a "search
-# key"): for a packed remainder, the meld its lowest tile goes into on the way
-# to a full split (None: no split), and which single discards make it split.
-# Remainders recur across hands, so these are shared; they are bounded by
-# clearing. Taking a meld from a remainder is one subtraction on the key:
-# ``key - template.step``, the step being ``natural << 2 | wilds``.
+# key"): for a packed remainder, the melds of its first split in table order
+# (None: no split), and which single discards make it split. Remainders recur
+# across hands, so these are shared; they are bounded by clearing. Taking a
+# meld from a remainder is one subtraction on the key: ``key - template.step``,
+# the step being ``natural << 2 | wilds``.
 _CACHE_LIMIT = 1 << 20
 _UNKNOWN = object()
-_DONE = object()  # the answer for key 0: nothing left, split
-_choices: tuple[dict[int, object], dict[int, object]] = ({}, {})
+Split = tuple[Template, ...]
+_choices: tuple[dict[int, Split | None], dict[int, Split | None]] = ({}, {})
 _skips: tuple[dict[int, int], dict[int, int]] = ({}, {})
 _NEAR = (neighbourhood(False), neighbourhood(True))
 
 
-def _seed(cache: dict[int, object]) -> None:
+def _seed(cache: dict[int, Split | None]) -> None:
     """The answers for empty remainders: with no natural left, only zero wilds split."""
     cache.clear()
-    cache[0] = _DONE
+    cache[0] = ()  # nothing left: split, with no more melds
     cache[1] = cache[2] = None  # one or two wilds make no meld on their own
 
 
@@ -107,15 +107,15 @@ for _cache in _choices:
     _seed(_cache)
 
 
-def _chooser(wrap: bool) -> Callable[[int], object]:
-    """`_choose` for one value of `wrap`, its tables bound as locals (this is the hot loop)."""
+def _chooser(wrap: bool) -> Callable[[int], Split | None]:
+    """The search for one value of `wrap`, its tables bound as locals (this is the hot loop)."""
     cache = _choices[wrap]
     cached_candidates = candidate_cache[wrap]
     near = _NEAR[wrap]
     unknown = _UNKNOWN
 
-    def choose(key: int) -> object:
-        """The first meld (table order) for remainder `key`'s lowest tile on the way to a split.
+    def choose(key: int) -> Split | None:
+        """The melds of remainder `key`'s first split, lowest tile first, or None.
 
         Called on a key not in the table, which always holds the empty remainders.
         """
@@ -136,7 +136,7 @@ def _chooser(wrap: bool) -> Callable[[int], object]:
             if child is unknown:
                 child = choose(rest)
             if child is not None:
-                result = template
+                result = (template,) + child  # type: ignore[operator]  # noqa: RUF005 (cheaper)
                 break
         if len(cache) >= _CACHE_LIMIT:
             _seed(cache)
@@ -158,21 +158,13 @@ def splits_fully(x: int, wilds: int, wrap: bool) -> bool:
     return known is not None
 
 
-def find_melds(x: int, wilds: int, wrap: bool) -> list[Template] | None:
-    """The melds of a winning split (the first in table order), or None."""
-    cache = _choices[wrap]
+def find_melds(x: int, wilds: int, wrap: bool) -> Split | None:
+    """The melds of the first winning split (lowest tile first, table order), or None."""
     key = x << 2 | wilds
-    melds: list[Template] = []
-    while key:
-        template = cache.get(key, _UNKNOWN)
-        if template is _UNKNOWN:
-            template = _CHOOSE[wrap](key)
-        if template is None:
-            return None
-        assert isinstance(template, Template)
-        melds.append(template)
-        key -= template.step
-    return melds
+    found = _choices[wrap].get(key, _UNKNOWN)
+    if found is _UNKNOWN:
+        return _CHOOSE[wrap](key)
+    return found  # type: ignore[return-value]
 
 
 def one_colour(x: int) -> int | None:
