@@ -20,7 +20,7 @@ from okey_rules.melds import (
     splits_fully,
     wilds_can_serve,
 )
-from okey_rules.packed import GUARD, LOW, ONE, count_at, partnerless, singles
+from okey_rules.packed import GUARD, LOW, ONE, partnerless, singles
 from okey_rules.pairs import is_seven_pairs, kafa_colour
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FALSE_JOKER_FACE, TILE_OF_CODE, Tile, check_tile_multiset, format_tile
@@ -115,20 +115,20 @@ def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC
     full, wilds = _validate(tiles, okey, (HAND_SIZE + 1,))
     okey_face = okey.face
     distinct = sorted({t.face for t in tiles})  # physical faces, 52 = false joker
-    # What each discard leaves: (packed naturals, wilds).
-    rests = {
-        face: (full, wilds - 1)
-        if face == okey_face
-        else (full - ONE[okey_face if face == FALSE_JOKER_FACE else face], wilds)
-        for face in distinct
-    }
     melds_win = _melds_discards(full, wilds, okey_face, distinct, rules.runs_13_to_1)
     # Seven pairs after a discard needs at most one single more than wilds:
     # a discard removes one single at most.
     pairs_possible = singles(full) <= wilds + 1
+    other_kinds = pairs_possible or rules.kafa
     found: list[WinningDiscard] = []
     for face in distinct:
-        x, left = rests[face]
+        if not other_kinds and face not in melds_win:
+            continue
+        # What the discard leaves: (packed naturals, wilds).
+        if face == okey_face:
+            x, left = full, wilds - 1
+        else:
+            x, left = full - ONE[okey_face if face == FALSE_JOKER_FACE else face], wilds
         kinds = []
         if rules.kafa and kafa_colour(x) is not None:
             kinds.append(WinKind.KAFA)
@@ -170,18 +170,18 @@ def _melds_discards(
     # Tiles lonely or needy among all 15 stay so after any other discard
     # (see `may_split`), which rules out most discards without a search.
     alone, needy = partnerless(full, wrap)
-    played_faces = [okey_face if f == FALSE_JOKER_FACE else f for f in distinct if f != okey_face]
-    if not needy:
-        tries = played_faces
+    if wilds_can_serve(alone, needy, wilds, wrap):
+        # The test is monotone, so it passes after every discard too.
+        tries = [okey_face if f == FALSE_JOKER_FACE else f for f in distinct if f != okey_face]
     else:
+        # Only discarding a needy face held once changes the flagged tiles.
         tries = []
-        for played in played_faces:
-            if count_at(full, played) == 1:
-                gone = ~ONE[played]
-                if wilds_can_serve(alone & gone, needy & gone, wilds, wrap):
-                    tries.append(played)
-            elif wilds_can_serve(alone, needy, wilds, wrap):
-                tries.append(played)
+        once = needy & full
+        while once:
+            low = once & -once
+            once ^= low
+            if wilds_can_serve(alone & ~low, needy & ~low, wilds, wrap):
+                tries.append((low.bit_length() - 1) // 3)
     if len(tries) > _UNIFIED_FROM:
         # Many discards to try: one search over all 15 answers them together.
         mask = discard_faces(full, wilds, wrap)
