@@ -182,29 +182,58 @@ def discard_faces(x: int, wilds: int, wrap: bool) -> int:
     """
     if not x:
         return 0
-    cache = _skips[wrap]
     key = x << 2 | wilds
-    known = cache.get(key)
-    if known is not None:
-        return known
-    face = ((x & -x).bit_length() - 1) // 3
-    result = 1 << face if splits_fully(x - ONE[face], wilds, wrap) else 0
-    held = (x | x >> 1) & LOW
-    useful, wild_for_held = candidates(wrap, wilds, face, held)
-    for template in useful:
-        result |= discard_faces(x - template.natural, wilds - template.wilds, wrap)
-    for template in wild_for_held:
-        # As in `_choose`, a wild standing for a held tile is needed only when
-        # that very tile is the discard; otherwise the two could swap.
-        # So only that discard needs checking, without a search for others.
-        wild_held = template.wild_at & held
-        if not wild_held & (wild_held - 1):
-            only = (wild_held.bit_length() - 1) // 3
-            if not result >> only & 1 and splits_fully(
-                x - template.natural - ONE[only], wilds - template.wilds, wrap
-            ):
-                result |= 1 << only
-    if len(cache) >= _CACHE_LIMIT:
-        cache.clear()
-    cache[key] = result
-    return result
+    known = _skips[wrap].get(key)
+    if known is None:
+        known = _SKIPPER[wrap](key)
+    return known
+
+
+def _skipper(wrap: bool) -> Callable[[int], int]:
+    """`discard_faces` for one value of `wrap`, on search keys, its tables bound as locals."""
+    cache = _skips[wrap]
+    choices = _choices[wrap]
+    choose = _CHOOSE[wrap]
+    cached_candidates = candidate_cache[wrap]
+    near = _NEAR[wrap]
+    unknown = _UNKNOWN
+
+    def skips(key: int) -> int:
+        """Called on a key not in the table whose remainder holds a natural."""
+        x = key >> 2
+        wilds = key & 3
+        face = ((x & -x).bit_length() - 1) // 3
+        # The lowest tile is the discard: then the rest must split.
+        rest = key - (ONE[face] << 2)
+        split = choices.get(rest, unknown)
+        if split is unknown:
+            split = choose(rest)
+        result = 1 << face if split is not None else 0
+        held = (x | x >> 1) & LOW
+        found = cached_candidates.get((held & near[face]) << 8 | face << 2 | wilds)
+        useful, wild_for_held = found or candidates(wrap, wilds, face, held)
+        for template in useful:
+            child = key - template.step
+            if child >> 2:  # naturals left, so a discard among them
+                sub = cache.get(child)
+                result |= skips(child) if sub is None else sub
+        for template in wild_for_held:
+            # As in `choose`, a wild standing for a held tile is needed only
+            # when that very tile is the discard; otherwise the two could swap.
+            # So only that discard needs checking, without a search for others.
+            wild_held = template.wild_at & held
+            if not wild_held & (wild_held - 1):
+                only = (wild_held.bit_length() - 1) // 3
+                if not result >> only & 1 and splits_fully(
+                    x - template.natural - ONE[only], wilds - template.wilds, wrap
+                ):
+                    result |= 1 << only
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        cache[key] = result
+        return result
+
+    return skips
+
+
+_SKIPPER = (_skipper(False), _skipper(True))
