@@ -206,18 +206,46 @@ def _held_faces(x: int, count: int) -> list[int]:
     return faces
 
 
+# Built pairs, keyed (okey face, face, how the pair is made, wilds used before):
+# as with `_built`, a pair's tiles depend on nothing else.
+_PAIR_TWO_NATURALS, _PAIR_WITH_WILD, _PAIR_OF_WILDS = 0, 1, 2
+_built_pairs: dict[tuple[int, int, int, int], Meld] = {}
+
+
+def _pair(okey_face: int, face: int, made: int, used: int) -> Meld:
+    key = (okey_face, face, made, used)
+    meld = _built_pairs.get(key)
+    if meld is None:
+        pool = _Taker(okey_face)
+        pool.wilds_used = used
+        if made == _PAIR_TWO_NATURALS:
+            tiles = (pool.natural(face), pool.natural(face))
+        elif made == _PAIR_WITH_WILD:
+            tiles = (pool.natural(face), pool.wild(face))
+        else:
+            tiles = (pool.wild(face), pool.wild(face))
+        if len(_built_pairs) >= _MELD_LIMIT:
+            _built_pairs.clear()
+        meld = _built_pairs[key] = tuple.__new__(Meld, (MeldKind.PAIR, tiles))
+    return meld
+
+
 def arrange_pairs(okey_face: int, x: int, wilds: int) -> Arrangement:
-    pool = _Taker(okey_face)
+    """Seven pairs: each face held twice, each single with a wild, and two wilds together.
+
+    Each face sits in one pair only, so every natural is its face's copy 0
+    (and copy 1 in a pair of two); wilds are numbered in face order.
+    """
     doubles = _held_faces(x, 2)
     singles = _held_faces(x, 1)
-    melds = [Meld(MeldKind.PAIR, (pool.natural(f), pool.natural(f))) for f in doubles]
-    melds += [Meld(MeldKind.PAIR, (pool.natural(f), pool.wild(f))) for f in singles]
+    melds = [_pair(okey_face, f, _PAIR_TWO_NATURALS, 0) for f in doubles]
+    melds += [_pair(okey_face, f, _PAIR_WITH_WILD, used) for used, f in enumerate(singles)]
     if wilds > len(singles):
         # Two wilds paired together stand for a face no other pair shows: the
         # okey's own face when free, otherwise the lowest free face.
-        used = set(doubles) | set(singles)
-        free = okey_face if okey_face not in used else min(set(range(52)) - used)
-        melds.append(Meld(MeldKind.PAIR, (pool.wild(free), pool.wild(free))))
+        taken = set(doubles) | set(singles)
+        free = okey_face if okey_face not in taken else min(set(range(52)) - taken)
+        melds.append(_pair(okey_face, free, _PAIR_OF_WILDS, len(singles)))
     return _finish(melds)
 
 

@@ -66,10 +66,15 @@ def packed_hand(faces: list[int], okey_face: int) -> tuple[int, int]:
     return x, wilds
 
 
-def _verdict(okey_face: int, x: int, wilds: int, rules: Ruleset) -> HandVerdict:
-    """Every way a 14-tile hand wins, the best-scoring one, and its arrangement."""
+def _verdict(
+    okey_face: int, x: int, wilds: int, rules: Ruleset, splits: bool = False
+) -> HandVerdict:
+    """Every way a 14-tile hand wins, the best-scoring one, and its arrangement.
+
+    `splits`: the caller knows the hand splits into melds (no need to test first).
+    """
     wrap = rules.runs_13_to_1
-    split = find_melds(x, wilds, wrap) if may_split(x, wilds, wrap) else None
+    split = find_melds(x, wilds, wrap) if splits or may_split(x, wilds, wrap) else None
     pairs = is_seven_pairs(x, wilds, rules.wild_pairs)
     kafa = kafa_colour(x) if rules.kafa else None
     if kafa is None and not pairs:
@@ -143,7 +148,7 @@ def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC
                     TILE_OF_CODE[face],
                     face == okey_face,
                     kinds[0],
-                    _lazy(okey_face, x, left, rules),
+                    _lazy(okey_face, x, left, rules, face in melds_win),
                 )
             )
     okey_wins = any(d.okey for d in found)
@@ -189,9 +194,11 @@ def _melds_discards(
     return {physical(p) for p in tries if splits_fully(full - ONE[p], wilds, wrap)}
 
 
-def _lazy(okey_face: int, x: int, wilds: int, rules: Ruleset) -> Callable[[], Arrangement]:
+def _lazy(
+    okey_face: int, x: int, wilds: int, rules: Ruleset, splits: bool
+) -> Callable[[], Arrangement]:
     def build() -> Arrangement:
-        verdict = _verdict(okey_face, x, wilds, rules)
+        verdict = _verdict(okey_face, x, wilds, rules, splits)
         assert verdict.arrangement is not None
         return verdict.arrangement
 
