@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from google.protobuf.message import Message
 from okey.v1 import hand_pb2
 from okey_rules.hand_types import (
     Arrangement,
@@ -11,6 +12,7 @@ from okey_rules.hand_types import (
     MeldKind,
     Placed,
     WinKind,
+    WinningDiscard,
 )
 from okey_rules.tiles import FACES, Tile
 
@@ -93,8 +95,8 @@ def _wire_of(meld: Meld) -> tuple[Meld, bytes, str]:
     return entry
 
 
-def fill_arrangement(target: hand_pb2.Arrangement, arrangement: Arrangement) -> None:
-    """Writes the melds and their notation into `target` (a hot path: see `_KIND_BYTES`)."""
+def _arrangement_parts(arrangement: Arrangement) -> tuple[bytes, str]:
+    """The melds of `arrangement` as Arrangement.melds entries, and its notation."""
     parts = []
     notations = []
     for meld in arrangement.melds:
@@ -103,17 +105,74 @@ def fill_arrangement(target: hand_pb2.Arrangement, arrangement: Arrangement) -> 
             entry = _wire_of(meld)
         parts.append(entry[1])
         notations.append(entry[2])
-    target.MergeFromString(b"".join(parts))
-    target.notation = " | ".join(notations)
+    return b"".join(parts), " | ".join(notations)
+
+
+def fill_arrangement(target: hand_pb2.Arrangement, arrangement: Arrangement) -> None:
+    """Writes the melds and their notation into `target` (a hot path: see `_KIND_BYTES`)."""
+    melds, notation = _arrangement_parts(arrangement)
+    target.MergeFromString(melds)
+    target.notation = notation
+
+
+def _tag(message: type[Message], field: str, wire_type: int) -> bytes:
+    number: int = message.DESCRIPTOR.fields_by_name[field].number
+    return _varint(number << 3 | wire_type)
+
+
+_VARINT, _LENGTH_DELIMITED = 0, 2
+_DISCARD_ENTRY = _tag(hand_pb2.CheckHandResponse, "winning_discards", _LENGTH_DELIMITED)
+_DISCARD_TILE = _tag(hand_pb2.WinningDiscard, "tile", _LENGTH_DELIMITED)
+_DISCARD_OKEY = _tag(hand_pb2.WinningDiscard, "okey", _VARINT) + b"\x01"
+_DISCARD_KIND = _tag(hand_pb2.WinningDiscard, "kind", _VARINT)
+_DISCARD_ARRANGEMENT = _tag(hand_pb2.WinningDiscard, "arrangement", _LENGTH_DELIMITED)
+_NOTATION = _tag(hand_pb2.Arrangement, "notation", _LENGTH_DELIMITED)
+# Tile messages' bytes by tile code, and the kinds' varints.
+_TILE_BYTES: dict[int, bytes] = {}
+_KIND_VARINT = {kind: _varint(value) for kind, value in WIN_KIND_TO_PROTO.items()}
+
+
+def _delimited(tag: bytes, payload: bytes) -> bytes:
+    return tag + _varint(len(payload)) + payload
+
+
+def _discard_entry(discard: WinningDiscard) -> bytes:
+    """One CheckHandResponse.winning_discards entry, written as bytes (see `_KIND_BYTES`)."""
+    tile = discard.tile
+    code = tile.copy * FACES + tile.face
+    tile_bytes = _TILE_BYTES.get(code)
+    if tile_bytes is None:
+        tile_bytes = _TILE_BYTES[code] = tile_message(tile).SerializeToString()
+    melds, notation = _arrangement_parts(discard.arrangement)
+    arrangement = melds + _delimited(_NOTATION, notation.encode())
+    body = (
+        _delimited(_DISCARD_TILE, tile_bytes)
+        + (_DISCARD_OKEY if discard.okey else b"")
+        + _DISCARD_KIND
+        + _KIND_VARINT[discard.kind]
+        + _delimited(_DISCARD_ARRANGEMENT, arrangement)
+    )
+    return _delimited(_DISCARD_ENTRY, body)
+
+
+# The indicator and okey of an answer serialized, by (indicator code, okey code).
+_HEADERS: dict[tuple[int, int], bytes] = {}
 
 
 def _answer(
     winning: bool, summary: str, indicator: Tile, okey: Tile
 ) -> hand_pb2.CheckHandResponse:
     """The fields every CheckHand answer carries, for 14 tiles and for 15."""
-    return hand_pb2.CheckHandResponse(
-        winning=winning, summary=summary, indicator=tile_message(indicator), okey=tile_message(okey)
-    )
+    key = (indicator.copy * FACES + indicator.face, okey.copy * FACES + okey.face)
+    header = _HEADERS.get(key)
+    if header is None:
+        header = _HEADERS[key] = hand_pb2.CheckHandResponse(
+            indicator=tile_message(indicator), okey=tile_message(okey)
+        ).SerializeToString()
+    response = hand_pb2.CheckHandResponse.FromString(header)
+    response.winning = winning
+    response.summary = summary
+    return response
 
 
 def hand_verdict_to_proto(
@@ -135,10 +194,7 @@ def discard_verdict_to_proto(
     """The answer for 15 tiles: `winning` is true when at least one discard wins."""
     response = _answer(verdict.winning, verdict.summary, indicator, okey)
     response.okey_discard_wins = verdict.okey_discard_wins
-    add = response.winning_discards.add
-    for discard in verdict.discards:
-        message = add(
-            tile=tile_message(discard.tile), okey=discard.okey, kind=WIN_KIND_TO_PROTO[discard.kind]
-        )
-        fill_arrangement(message.arrangement, discard.arrangement)
+    if verdict.discards:
+        # In order: parsing bytes appends to a repeated field.
+        response.MergeFromString(b"".join([_discard_entry(d) for d in verdict.discards]))
     return response

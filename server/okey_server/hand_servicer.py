@@ -24,16 +24,18 @@ HAND_SIZES = (14, 15)
 
 def hand_tiles(request: hand_pb2.CheckHandRequest) -> list[Tile]:
     """The 14 or 15 tiles of the request, from `tiles` or `tiles_notation` (exactly one)."""
-    has_tiles, has_notation = len(request.tiles) > 0, request.tiles_notation != ""
-    if has_tiles == has_notation:
+    messages = request.tiles
+    count = len(messages)
+    has_notation = request.tiles_notation != ""
+    if (count > 0) == has_notation:
         raise InvalidInputError(
             "tiles",
             "give the hand either as tiles or as tiles_notation"
-            + (", not both" if has_tiles else ""),
+            + (", not both" if count else ""),
         )
-    if has_tiles:
-        _check_count(len(request.tiles))  # before converting: a huge list costs nothing
-        tiles = tiles_from_wire(request, request.tiles, "tiles")
+    if count:
+        _check_count(count)  # before converting: a huge list costs nothing
+        tiles = tiles_from_wire(request, messages, "tiles")
         check_tile_multiset(tiles, "tiles")
         return tiles
     tiles = tiles_from_notation(request.tiles_notation, "tiles_notation")
@@ -70,24 +72,24 @@ def _wild_tables() -> tuple[dict[int, tuple[Tile, Tile]], dict[int, tuple[Tile, 
 _BY_INDICATOR_FACE, _BY_OKEY_FACE = _wild_tables()
 
 
+_WILD_FIELDS = ("indicator", "okey", "indicator_notation", "okey_notation")
+
+
 def indicator_and_okey(request: hand_pb2.CheckHandRequest) -> tuple[Tile, Tile]:
     """The indicator and the okey from whichever one of the four wild fields is set."""
-    given = [
-        name
-        for name, is_set in (
-            ("indicator", request.HasField("indicator")),
-            ("okey", request.HasField("okey")),
-            ("indicator_notation", request.indicator_notation != ""),
-            ("okey_notation", request.okey_notation != ""),
-        )
-        if is_set
-    ]
-    if len(given) != 1:
+    given = (
+        request.HasField("indicator"),
+        request.HasField("okey"),
+        request.indicator_notation != "",
+        request.okey_notation != "",
+    )
+    if sum(given) != 1:
+        names = [name for name, is_set in zip(_WILD_FIELDS, given, strict=True) if is_set]
         wanted = "give exactly one of indicator, okey, indicator_notation, okey_notation"
-        got = f" (got {', '.join(given)})" if given else ""
+        got = f" (got {', '.join(names)})" if names else ""
         raise InvalidInputError("indicator", wanted + got)
-    field = given[0]
-    if field in ("indicator", "okey"):
+    field = _WILD_FIELDS[given.index(True)]
+    if given[0] or given[1]:
         tile = tile_from_proto(getattr(request, field), field)
     else:
         tile = tile_from_notation(getattr(request, field), field)

@@ -1,4 +1,4 @@
-"""The arrangement written from cached meld bytes equals one built field by field.
+"""CheckHand answers written from cached bytes equal ones built field by field.
 
 convert_hand keeps each meld's serialized form keyed by the engine's Meld
 object; these tests build the same answer the slow, obvious way and compare,
@@ -9,9 +9,16 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from okey.v1 import hand_pb2
-from okey_rules.hand import check_hand
+from okey_rules.hand import check_hand, winning_discards
 from okey_rules.hand_types import Arrangement
-from okey_server.convert_hand import MELD_KIND_TO_PROTO, fill_arrangement
+from okey_rules.tiles import indicator_for
+from okey_server.convert_hand import (
+    MELD_KIND_TO_PROTO,
+    WIN_KIND_TO_PROTO,
+    discard_verdict_to_proto,
+    fill_arrangement,
+    hand_verdict_to_proto,
+)
 from okey_server.convert_tile import tile_to_proto
 from strategies import built_hands
 
@@ -45,3 +52,48 @@ def test_cached_meld_bytes_give_the_plain_arrangement(hand):
         written = hand_pb2.Arrangement()
         fill_arrangement(written, verdict.arrangement)
         assert written == _plain(verdict.arrangement)
+
+
+@settings(max_examples=150, deadline=None)
+@given(hand=built_hands(size=15, max_swaps=1))
+def test_discards_written_as_bytes_equal_the_plain_answer(hand):
+    tiles, okey = hand
+    indicator = indicator_for(okey)
+    verdict = winning_discards(tiles, okey)
+    plain = hand_pb2.CheckHandResponse(
+        winning=verdict.winning,
+        summary=verdict.summary,
+        indicator=tile_to_proto(indicator),
+        okey=tile_to_proto(okey),
+        okey_discard_wins=verdict.okey_discard_wins,
+        winning_discards=[
+            hand_pb2.WinningDiscard(
+                tile=tile_to_proto(d.tile),
+                okey=d.okey,
+                kind=WIN_KIND_TO_PROTO[d.kind],
+                arrangement=_plain(d.arrangement),
+            )
+            for d in verdict.discards
+        ],
+    )
+    for _ in range(2):  # cold caches, then warm
+        assert discard_verdict_to_proto(verdict, indicator, okey) == plain
+
+
+@settings(max_examples=100, deadline=None)
+@given(hand=built_hands(max_swaps=1))
+def test_a_14_tile_answer_equals_the_plain_answer(hand):
+    tiles, okey = hand
+    indicator = indicator_for(okey)
+    verdict = check_hand(tiles, okey)
+    plain = hand_pb2.CheckHandResponse(
+        winning=verdict.winning,
+        summary=verdict.summary,
+        indicator=tile_to_proto(indicator),
+        okey=tile_to_proto(okey),
+    )
+    if verdict.kind is not None:
+        plain.kind = WIN_KIND_TO_PROTO[verdict.kind]
+        plain.kinds.extend(WIN_KIND_TO_PROTO[k] for k in verdict.kinds)
+        plain.arrangement.CopyFrom(_plain(verdict.arrangement))
+    assert hand_verdict_to_proto(verdict, indicator, okey) == plain
