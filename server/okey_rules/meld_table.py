@@ -153,27 +153,30 @@ def neighbourhood(wrap: bool) -> tuple[int, ...]:
 
 # Candidate lists per (wrap, wild budget, lowest face, presence around it):
 # the templates whose naturals are all held, split into those with no wild
-# standing for a held tile ("useful") and the rest. Built on first use; the
-# key is one int, ``near << 8 | face << 2 | wilds``, one dict per `wrap`.
-_CANDIDATES_LIMIT = 1 << 18
+# standing for a held tile ("useful") and the rest. Built on first use, in
+# one dict per (wrap, face * 3 + wilds), keyed by the presence bits of the
+# faces near the lowest one (`neighbourhood`); each dict bounded by clearing.
+_CANDIDATES_LIMIT = 1 << 12
 _Split = tuple[tuple[Template, ...], tuple[Template, ...]]
-candidate_cache: tuple[dict[int, _Split], dict[int, _Split]] = ({}, {})
+candidate_cache: tuple[list[dict[int, _Split]], list[dict[int, _Split]]] = (
+    [{} for _ in range(52 * (MAX_WILDS + 1))],
+    [{} for _ in range(52 * (MAX_WILDS + 1))],
+)
 
 
 def candidates(wrap: bool, wilds: int, face: int, held: int) -> _Split:
     """(useful, wild-for-held) templates under `face` that fit a hand whose held faces are `held`.
 
-    `held` has bit 0 set in the field of each face held at least once. A
-    template fits when all its naturals are held (it holds at most one of
-    each face); it is useful when, besides, no wild of it stands for a held
-    face. Useful templates that take the same naturals and as many wilds
-    leave the same remainder, so only the first of them is listed: the
-    search would get the same answer from each.
+    `held` has bit 0 set in the field of each face held at least once (more
+    bits are ignored). A template fits when all its naturals are held (it
+    holds at most one of each face); it is useful when, besides, no wild of it
+    stands for a held face. Useful templates that take the same naturals and
+    as many wilds leave the same remainder, so only the first of them is
+    listed: the search would get the same answer from each.
     """
     near = held & neighbourhood(wrap)[face]
-    key = near << 8 | face << 2 | wilds
-    cache = candidate_cache[wrap]
-    found = cache.get(key)
+    cache = candidate_cache[wrap][face * 3 + wilds]
+    found = cache.get(near)
     if found is None:
         fitting = [t for t in tables(wrap)[wilds][face] if t.natural & near == t.natural]
         useful: dict[int, Template] = {}
@@ -186,5 +189,5 @@ def candidates(wrap: bool, wilds: int, face: int, held: int) -> _Split:
         )
         if len(cache) >= _CANDIDATES_LIMIT:
             cache.clear()
-        cache[key] = found
+        cache[near] = found
     return found

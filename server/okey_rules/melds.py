@@ -122,11 +122,11 @@ def _chooser(wrap: bool) -> Callable[[int], Split | None]:
         x = key >> 2
         wilds = key & 3
         face = ((x & -x).bit_length() - 1) // 3
-        held = (x | x >> 1) & LOW
+        held = x | x >> 1  # bit 0 of a field: the face is held (other bits are noise)
         # Only melds that fit; and a wild never needs to stand for a tile still
         # held: were that tile in another meld, the two melds could swap it.
         # (`candidates`, with its cache looked up inline.)
-        found = cached_candidates.get((held & near[face]) << 8 | face << 2 | wilds)
+        found = cached_candidates[face * 3 + wilds].get(held & near[face])
         result = None
         for template in (found or candidates(wrap, wilds, face, held))[0]:
             rest = key - template.step
@@ -210,7 +210,7 @@ def _skipper(wrap: bool) -> Callable[[int], int]:
             split = choose(rest)
         result = 1 << face if split is not None else 0
         held = (x | x >> 1) & LOW
-        found = cached_candidates.get((held & near[face]) << 8 | face << 2 | wilds)
+        found = cached_candidates[face * 3 + wilds].get(held & near[face])
         useful, wild_for_held = found or candidates(wrap, wilds, face, held)
         for template in useful:
             child = key - template.step
