@@ -86,8 +86,21 @@ def _check15_arranged(hand: Hand) -> object:
     return [d.arrangement for d in winning_discards(*hand).discards]
 
 
+def _reference_loop_ns(turns: int = 2_000_000) -> float:
+    """CPU ns per turn of a fixed plain-Python loop: how fast this machine runs Python right now.
+
+    Printed before and after the rows, so runs on a shared machine can be compared.
+    """
+    start = time.process_time_ns()
+    total = 0
+    for i in range(turns):
+        total += i & 7
+    return (time.process_time_ns() - start) / turns
+
+
 def run() -> None:
     print("== hand checking, in-process (one core; rate in CPU time, latency wall-clock) ==")
+    print(f"reference loop: {_reference_loop_ns():.0f} ns/turn (machine speed; lower is faster)")
     print("warming up on corpora from other seeds ...", flush=True)
     for hand in random_hands(SIZE, seed=101) + winning_hands(SIZE, seed=102):
         check_hand(*hand)
@@ -130,6 +143,7 @@ def run() -> None:
             f"{'':30} passes: {' '.join(f'{r:,.0f}/s' for r in rates)};"
             f" p99 {' '.join(f'{_pct(p, 0.99):.1f}' for p in passes)} us"
         )
+    print(f"reference loop: {_reference_loop_ns():.0f} ns/turn (after the rows)")
 
 
 if __name__ == "__main__":
