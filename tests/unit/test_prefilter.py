@@ -13,7 +13,7 @@ import reference
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from okey_rules.hand import packed_hand
-from okey_rules.melds import may_split
+from okey_rules.melds import may_split, wilds_can_serve
 from okey_rules.packed import number_span, numbers_of, partnerless
 from okey_rules.tiles import Tile, parse_tile, parse_tiles
 from strategies import built_hands
@@ -107,3 +107,17 @@ def test_partnerless_marks_lonely_and_needy_faces():
 def test_number_span_reads_a_1_as_high_only_with_the_wrap(numbers, wrap, span):
     bits = sum(1 << (3 * (n - 1)) for n in numbers)
     assert number_span(numbers_of(bits), wrap) == span
+
+
+@pytest.mark.parametrize("wrap", [True, False], ids=["wrap", "no-wrap"])
+@BOUNDED
+@given(hand=built_hands(size=15, max_swaps=2), drop=st.integers(0, 51), wilds=st.integers(0, 2))
+def test_the_wild_test_is_monotone_so_15_tiles_can_share_it(wrap, hand, drop, wilds):
+    # 15 tiles: the filter runs once on all 15 and is reused for each discard,
+    # which is exact only if fewer flagged tiles never turn a pass into a refusal.
+    tiles, okey = hand
+    x, _ = packed_hand([t.face for t in tiles], okey.face)
+    alone, needy = partnerless(x, wrap)
+    fewer = ~(7 << (3 * drop))
+    if wilds_can_serve(alone, needy, wilds, wrap):
+        assert wilds_can_serve(alone & fewer, needy & fewer, wilds, wrap)
