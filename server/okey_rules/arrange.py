@@ -142,42 +142,48 @@ _ANY_OKEY = 63 << 2  # in the okey-face bits of a key: no face is 63
 
 def arrange_melds(okey_face: int, melds: Sequence[Template]) -> Arrangement:
     """The arrangement of a split: melds in canonical order, copies canonical (see `_Taker`)."""
-    new = tuple.__new__
-    runs_bits = 0
-    colours = 0
-    for template in melds:
-        runs_bits += template.colour_bit
-        colours |= template.colour_bit
     # Sets take tiles first, in the search's order, then runs: in the
     # search's order too when each colour has one, else joined where they
     # continue each other, in colour and number order. A face's first use
     # is copy 0, an okey's too; each meld is built (or found built) on its own.
-    sets = [t for t in melds if not t.colour_bit]
-    runs = [t for t in melds if t.colour_bit]
+    sets = []
+    runs = []
+    runs_bits = 0
+    colours = 0
+    for template in melds:
+        bit = template.colour_bit
+        if bit:
+            runs.append(template)
+            runs_bits += bit
+            colours |= bit
+        else:
+            sets.append(template)
     if runs_bits != colours:
         runs = _joined_runs(runs)
+    built = _built
     keyed = []
     used = 0
     taken = 0
     okey_one = ONE[okey_face]
     for template in sets + runs:
-        clash = template.natural & taken
-        if template.wilds or template.natural & okey_one:
+        natural = template.natural
+        clash = natural & taken
+        if template.wilds or natural & okey_one:
             key = (clash << 40) | template.ident << 8 | okey_face << 2 | used
         else:
             # No okey and no false joker in it: the same meld whatever the okey.
             key = (clash << 40) | template.ident << 8 | _ANY_OKEY
-        meld = _built.get(key)
+        meld = built.get(key)
         if meld is None:
             meld = _build(template, okey_face, used, clash)
-            if len(_built) >= _MELD_LIMIT:
-                _built.clear()
-            _built[key] = meld
+            if len(built) >= _MELD_LIMIT:
+                built.clear()
+            built[key] = meld
         keyed.append((template.rank, meld))
         used += template.wilds
-        taken |= template.natural
+        taken |= natural
     keyed.sort(key=_first)
-    return new(Arrangement, (tuple([meld for _, meld in keyed]),))
+    return tuple.__new__(Arrangement, (tuple([meld for _, meld in keyed]),))
 
 
 def _build(template: Template, okey_face: int, used: int, clash: int) -> Meld:
