@@ -40,6 +40,8 @@ def may_split(x: int, wilds: int, wrap: bool) -> bool:
     - with two wilds otherwise, the needy tiles fall into at most two groups,
       each of one colour or one number.
     """
+    if not wilds:
+        return not partnerless(x, wrap, with_lonely=False)[1]
     alone, needy = partnerless(x, wrap)
     return wilds_can_serve(alone, needy, wilds, wrap)
 

@@ -70,34 +70,40 @@ def lonely(x: int, wrap: bool) -> int:
     return partnerless(x, wrap)[0]
 
 
-def partnerless(x: int, wrap: bool) -> tuple[int, int]:
+def partnerless(x: int, wrap: bool, with_lonely: bool = True) -> tuple[int, int]:
     """(lonely, needy): held faces with no partner at all, and with no wildless meld.
 
     A face is needy when no set or run of three held faces holds it (by
     presence only, so this is a necessary test): in any split it sits in a
-    meld with a wild. Lonely faces (see `lonely`) are needy too.
+    meld with a wild. Lonely faces (see `lonely`) are needy too. Without
+    `with_lonely` the first item is 0 and only the needy faces are worked out.
     """
     p = (x | x >> 1) & LOW
     up1 = p >> 3 & DOWN1  # the next number of the same colour is held
     up2 = p >> 6 & DOWN2
     down1 = p << 3 & UP1
     down2 = p << 6 & UP2
-    near = up1 | up2 | down1 | down2
-    runs = (up1 & up2) | (down1 & up1) | (down1 & down2)
+    runs = (up1 & up2) | (down1 & (up1 | down2))
     if wrap:
         # 12-13-1: a 1 neighbours 12 and 13, a 12 the 1, a 13 the 1.
         from12 = p >> 33 & AT0
         from13 = p >> 36 & AT0
         one_after12 = p << 33 & AT11
         one_after13 = p << 36 & AT12
-        near |= from12 | from13 | one_after12 | one_after13
         runs |= (from12 & from13) | (one_after12 & p >> 3) | (one_after13 & p << 3)
-    # The same number in the other colours: the colour blocks rotated.
-    r1 = (p >> 39 | p << 117) & LOW
-    r2 = (p >> 78 | p << 78) & LOW
-    r3 = (p >> 117 | p << 39) & LOW
-    sets = (r1 & r2) | (r1 & r3) | (r2 & r3)
-    return p & ~(near | r1 | r2 | r3), p & ~(runs | sets)
+    # The same number in the other colours: the colour blocks rotated (the
+    # presence written twice over, so each rotation is one shift).
+    twice = p | p << 156
+    r1 = twice >> 39 & LOW
+    r2 = twice >> 78 & LOW
+    r3 = twice >> 117 & LOW
+    needy = p & ~(runs | (r1 & (r2 | r3)) | (r2 & r3))
+    if not with_lonely:
+        return 0, needy
+    near = up1 | up2 | down1 | down2 | r1 | r2 | r3
+    if wrap:
+        near |= from12 | from13 | one_after12 | one_after13
+    return p & ~near, needy
 
 
 def colours_in(bits: int) -> int:
