@@ -37,8 +37,9 @@ def may_split(x: int, wilds: int, wrap: bool) -> bool:
       lonely tiles need two wilds; then every needy tile shares that one
       meld, which is a run (a set holding two wilds and a lonely tile holds
       no other natural, or that one would be a partner): one colour;
-    - with two wilds otherwise, the needy tiles fall into at most two groups,
-      each of one colour or one number.
+    - with two wilds otherwise, the needy tiles sit in one meld (one colour
+      or one number) or in two melds of one wild each, each a set or a run
+      whose needy tiles lie within five positions.
     """
     if not wilds:
         return not partnerless(x, wrap, with_lonely=False)[1]
@@ -65,22 +66,36 @@ def wilds_can_serve(alone: int, needy: int, wilds: int, wrap: bool) -> bool:
         return colours_in(needy) == 1 and number_span(numbers, wrap) <= 5
     if alone:
         return colours_in(needy) == 1
-    return _two_groups(needy)
+    return _two_groups(needy, wrap)
 
 
-def _two_groups(needy: int) -> bool:
-    """Do the flagged tiles fall into at most two groups, each of one colour or one number?"""
+def _one_of(bits: int) -> bool:
+    """At most one flag set."""
+    return not bits & (bits - 1)
+
+
+def _two_groups(needy: int, wrap: bool) -> bool:
+    """Can two wilds serve these needy tiles (no lonely ones among them)?
+
+    Either one meld holds them all (one colour or one number, any span: a
+    run with two wilds may be long), or two melds with one wild each: each
+    a set (one number) or a run whose needy tiles lie within five positions,
+    as with one wild.
+    """
     colours = [needy & mask for mask in COLOUR_MASK if needy & mask]
-    if len(colours) <= 2:
-        return True
     numbers = numbers_of(needy)
-    if (numbers & (numbers - 1)) & ((numbers & (numbers - 1)) - 1) == 0:
-        return True  # two numbers at most
+    if len(colours) == 1 or _one_of(numbers) or _one_of(numbers & (numbers - 1)):
+        return True  # one meld, or two sets
+    if len(colours) == 2 and all(number_span(numbers_of(g), wrap) <= 5 for g in colours):
+        return True  # two runs
     for held in colours:
-        # One group is this colour; the rest must share one number.
-        rest = numbers_of(needy & ~held)
-        if not rest & (rest - 1):
-            return True
+        # A run of this colour and a set: the other colours' needy tiles
+        # share one number, and this colour's tiles off that number fit a run.
+        others = numbers_of(needy & ~held)
+        if _one_of(others):
+            in_run = numbers_of(held) & ~others
+            if not in_run or number_span(in_run, wrap) <= 5:
+                return True
     return False
 
 
