@@ -175,7 +175,8 @@ def _melds_discards(
     # Tiles lonely or needy among all 15 stay so after any other discard
     # (see `may_split`), which rules out most discards without a search.
     alone, needy = partnerless(full, wrap)
-    if wilds_can_serve(alone, needy, wilds, wrap):
+    held = full | full >> 1  # all 15: a superset of what any 14 hold, as the test allows
+    if wilds_can_serve(alone, needy, wilds, wrap, held):
         # The test is monotone, so it passes after every discard too.
         tries = [okey_face if f == FALSE_JOKER_FACE else f for f in distinct if f != okey_face]
     else:
@@ -185,7 +186,7 @@ def _melds_discards(
         while once:
             low = once & -once
             once ^= low
-            if wilds_can_serve(alone & ~low, needy & ~low, wilds, wrap):
+            if wilds_can_serve(alone & ~low, needy & ~low, wilds, wrap, held):
                 tries.append((low.bit_length() - 1) // 3)
     if len(tries) > _UNIFIED_FROM:
         # Many discards to try: one search over all 15 answers them together.

@@ -16,8 +16,8 @@ from okey_rules.packed import (
     LOW,
     ONE,
     colours_in,
-    number_span,
     numbers_of,
+    one_wild_run_fits,
     partnerless,
 )
 
@@ -32,7 +32,8 @@ def may_split(x: int, wilds: int, wrap: bool) -> bool:
     - with no wild, no tile may be needy;
     - with one wild, every needy tile sits in its one meld: all share a
       number, or all share a colour within five run positions (a tile three
-      places from the wild would have a wildless run of its own);
+      places from the wild would have a wildless run of its own), every
+      position among them held but the wild's;
     - a lonely tile (no partner at all) needs both wilds in its meld, so
       lonely tiles need two wilds; then every needy tile shares that one
       meld, which is a run (a set holding two wilds and a lonely tile holds
@@ -44,14 +45,16 @@ def may_split(x: int, wilds: int, wrap: bool) -> bool:
     if not wilds:
         return not partnerless(x, wrap, with_lonely=False)[1]
     alone, needy = partnerless(x, wrap)
-    return wilds_can_serve(alone, needy, wilds, wrap)
+    return wilds_can_serve(alone, needy, wilds, wrap, x | x >> 1)
 
 
-def wilds_can_serve(alone: int, needy: int, wilds: int, wrap: bool) -> bool:
+def wilds_can_serve(alone: int, needy: int, wilds: int, wrap: bool, held: int) -> bool:
     """`may_split`'s test on given lonely and needy tiles (see there).
 
-    Monotone: flagging more tiles never turns a refusal into a pass, so it
-    may be given subsets of the true sets (tiles known lonely or needy).
+    `held` flags the held faces (bit 0 of each field; it may flag more).
+    Monotone: flagging more lonely or needy tiles, or fewer held ones, never
+    turns a refusal into a pass, so it may be given subsets of the true
+    lonely and needy tiles and a superset of the held ones.
     """
     if not needy:
         return True
@@ -60,13 +63,12 @@ def wilds_can_serve(alone: int, needy: int, wilds: int, wrap: bool) -> bool:
     if wilds == 1:
         if alone:
             return False
-        numbers = numbers_of(needy)
-        if not numbers & (numbers - 1):
+        if _one_of(numbers_of(needy)):
             return True
-        return colours_in(needy) == 1 and number_span(numbers, wrap) <= 5
+        return _one_wild_run(needy, held, wrap)
     if alone:
         return colours_in(needy) == 1
-    return _two_groups(needy, wrap)
+    return _two_groups(needy, wrap, held)
 
 
 def _one_of(bits: int) -> bool:
@@ -74,29 +76,40 @@ def _one_of(bits: int) -> bool:
     return not bits & (bits - 1)
 
 
-def _two_groups(needy: int, wrap: bool) -> bool:
+def _one_wild_run(tiles: int, held: int, wrap: bool) -> bool:
+    """Could a run with one wild hold all the flagged tiles (see `one_wild_run_fits`)?"""
+    colours = [mask for mask in COLOUR_MASK if tiles & mask]
+    if len(colours) != 1:
+        return False
+    return one_wild_run_fits(numbers_of(tiles), numbers_of(held & colours[0]), wrap)
+
+
+def _two_groups(needy: int, wrap: bool, held: int) -> bool:
     """Can two wilds serve these needy tiles (no lonely ones among them)?
 
     Either one meld holds them all (one colour or one number, any span: a
     run with two wilds may be long), or two melds with one wild each: each
-    a set (one number) or a run whose needy tiles lie within five positions,
-    as with one wild.
+    a set (one number) or a run as with one wild.
     """
-    colours = [needy & mask for mask in COLOUR_MASK if needy & mask]
+    groups = [needy & mask for mask in COLOUR_MASK if needy & mask]
     numbers = numbers_of(needy)
-    if len(colours) == 1 or _one_of(numbers) or _one_of(numbers & (numbers - 1)):
+    if len(groups) == 1 or _one_of(numbers) or _one_of(numbers & (numbers - 1)):
         return True  # one meld, or two sets
-    if len(colours) == 2 and all(number_span(numbers_of(g), wrap) <= 5 for g in colours):
+    if len(groups) == 2 and all(_one_wild_run(group, held, wrap) for group in groups):
         return True  # two runs
-    for held in colours:
+    for group in groups:
         # A run of this colour and a set: the other colours' needy tiles
         # share one number, and this colour's tiles off that number fit a run.
-        others = numbers_of(needy & ~held)
+        others = numbers_of(needy & ~group)
         if _one_of(others):
-            in_run = numbers_of(held) & ~others
-            if not in_run or number_span(in_run, wrap) <= 5:
+            in_run = group & ~(others * _EVERY_COLOUR)
+            if not in_run or _one_wild_run(in_run, held, wrap):
                 return True
     return False
+
+
+# Times a folded number mask, the same numbers in every colour.
+_EVERY_COLOUR = 1 | 1 << 39 | 1 << 78 | 1 << 117
 
 
 # Transposition tables, per `wrap`, keyed ``x << 2 | wilds`` (a "search

@@ -132,3 +132,28 @@ def number_span(numbers: int, wrap: bool) -> int:
         rest = numbers & ~1  # the 1 read as the high 1: from the next number up to 14
         span = min(span, 14 - ((rest & -rest).bit_length() - 1) // 3) if rest else 1
     return span
+
+
+def _ones_in(numbers: int, low: int, high: int) -> int:
+    """How many of the folded number indices low..high are flagged."""
+    return (numbers >> (3 * low) & ((1 << (3 * (high - low + 1))) - 1)).bit_count()
+
+
+def one_wild_run_fits(needy: int, present: int, wrap: bool) -> bool:
+    """Could one run with a single wild hold every flagged number (folded, one colour)?
+
+    The run covers the flagged numbers' span, at most five positions (a tile
+    three places from the wild has a wildless run of its own), and every
+    position in it but one (the wild's) must be held: `present` holds the
+    colour's held numbers, folded. With `wrap`, a flagged 1 may be the high 1.
+    """
+    low = ((needy & -needy).bit_length() - 1) // 3
+    high = (needy.bit_length() - 1) // 3
+    if high - low < 5 and (high - low + 1) - _ones_in(present, low, high) <= 1:
+        return True
+    if wrap and low == 0:
+        rest = needy & ~1  # the 1 read as the high 1: positions from the next number to 14
+        start = ((rest & -rest).bit_length() - 1) // 3 if rest else 13
+        held = _ones_in(present, start, 12) + (present & 1) if start <= 12 else present & 1
+        return 14 - start <= 5 and (14 - start) - held <= 1
+    return False

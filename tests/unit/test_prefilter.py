@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from okey_rules.hand import packed_hand
 from okey_rules.melds import may_split, wilds_can_serve
-from okey_rules.packed import number_span, numbers_of, partnerless
+from okey_rules.packed import number_span, numbers_of, one_wild_run_fits, partnerless
 from okey_rules.tiles import Tile, parse_tile, parse_tiles
 from strategies import built_hands
 
@@ -119,5 +119,25 @@ def test_the_wild_test_is_monotone_so_15_tiles_can_share_it(wrap, hand, drop, wi
     x, _ = packed_hand([t.face for t in tiles], okey.face)
     alone, needy = partnerless(x, wrap)
     fewer = ~(7 << (3 * drop))
-    if wilds_can_serve(alone, needy, wilds, wrap):
-        assert wilds_can_serve(alone & fewer, needy & fewer, wilds, wrap)
+    held = x | x >> 1
+    if wilds_can_serve(alone, needy, wilds, wrap, held):
+        assert wilds_can_serve(alone & fewer, needy & fewer, wilds, wrap, held)
+        assert wilds_can_serve(alone, needy, wilds, wrap, held | ~fewer)
+
+
+def _numbers(*numbers: int) -> int:
+    return sum(1 << (3 * (n - 1)) for n in numbers)
+
+
+@pytest.mark.parametrize(
+    ("needy", "held", "wrap", "fits"),
+    [((1, 2, 4, 5), (1, 2, 4, 5), False, True),     # one gap (3): the wild
+     ((1, 5), (1, 5), False, False),                # three gaps, one wild
+     ((1, 5), (1, 2, 4, 5), False, True),
+     ((1, 6), (1, 2, 3, 4, 6), False, False),       # six positions: too long
+     ((11, 12, 1), (11, 12, 1), True, True),        # 11-12-_-1, the wild as 13
+     ((11, 12, 1), (11, 12, 1), False, False),
+     ((10, 1), (10, 1), True, False)],              # 10-_-_-1: two gaps
+)  # fmt: skip
+def test_one_wild_run_needs_the_span_held_but_for_one_place(needy, held, wrap, fits):
+    assert one_wild_run_fits(_numbers(*needy), _numbers(*held), wrap) is fits
