@@ -54,27 +54,32 @@ def test_cached_meld_bytes_give_the_plain_arrangement(hand):
         assert written == _plain(verdict.arrangement)
 
 
+def _plain_answer(verdict, indicator, okey) -> hand_pb2.CheckHandResponse:
+    """The fields every answer carries, built the obvious way."""
+    return hand_pb2.CheckHandResponse(
+        winning=verdict.winning,
+        summary=verdict.summary,
+        indicator=tile_to_proto(indicator),
+        okey=tile_to_proto(okey),
+    )
+
+
 @settings(max_examples=150, deadline=None)
 @given(hand=built_hands(size=15, max_swaps=1))
 def test_discards_written_as_bytes_equal_the_plain_answer(hand):
     tiles, okey = hand
     indicator = indicator_for(okey)
     verdict = winning_discards(tiles, okey)
-    plain = hand_pb2.CheckHandResponse(
-        winning=verdict.winning,
-        summary=verdict.summary,
-        indicator=tile_to_proto(indicator),
-        okey=tile_to_proto(okey),
-        okey_discard_wins=verdict.okey_discard_wins,
-        winning_discards=[
-            hand_pb2.WinningDiscard(
-                tile=tile_to_proto(d.tile),
-                okey=d.okey,
-                kind=WIN_KIND_TO_PROTO[d.kind],
-                arrangement=_plain(d.arrangement),
-            )
-            for d in verdict.discards
-        ],
+    plain = _plain_answer(verdict, indicator, okey)
+    plain.okey_discard_wins = verdict.okey_discard_wins
+    plain.winning_discards.extend(
+        hand_pb2.WinningDiscard(
+            tile=tile_to_proto(d.tile),
+            okey=d.okey,
+            kind=WIN_KIND_TO_PROTO[d.kind],
+            arrangement=_plain(d.arrangement),
+        )
+        for d in verdict.discards
     )
     for _ in range(2):  # cold caches, then warm
         assert discard_verdict_to_proto(verdict, indicator, okey) == plain
@@ -86,12 +91,7 @@ def test_a_14_tile_answer_equals_the_plain_answer(hand):
     tiles, okey = hand
     indicator = indicator_for(okey)
     verdict = check_hand(tiles, okey)
-    plain = hand_pb2.CheckHandResponse(
-        winning=verdict.winning,
-        summary=verdict.summary,
-        indicator=tile_to_proto(indicator),
-        okey=tile_to_proto(okey),
-    )
+    plain = _plain_answer(verdict, indicator, okey)
     if verdict.kind is not None:
         plain.kind = WIN_KIND_TO_PROTO[verdict.kind]
         plain.kinds.extend(WIN_KIND_TO_PROTO[k] for k in verdict.kinds)
