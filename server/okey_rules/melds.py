@@ -124,6 +124,8 @@ Split = tuple[Template, ...]
 _choices: tuple[dict[int, Split | None], dict[int, Split | None]] = ({}, {})
 _skips: tuple[dict[int, int], dict[int, int]] = ({}, {})
 _NEAR = (neighbourhood(False), neighbourhood(True))
+# The face of a packed field, by the bit length of its lowest set bit.
+_FACE_OF_BIT = tuple(max(0, bits - 1) // 3 for bits in range(3 * 52 + 1))
 
 
 def _seed(cache: dict[int, Split | None]) -> None:
@@ -151,14 +153,16 @@ def _chooser(wrap: bool) -> Callable[[int], Split | None]:
         """
         x = key >> 2
         wilds = key & 3
-        face = ((x & -x).bit_length() - 1) // 3
+        face = _FACE_OF_BIT[(x & -x).bit_length()]
         held = x | x >> 1  # bit 0 of a field: the face is held (other bits are noise)
         # Only melds that fit; and a wild never needs to stand for a tile still
         # held: were that tile in another meld, the two melds could swap it.
         # (`candidates`, with its cache looked up inline.)
         found = cached_candidates[face * 3 + wilds].get(held & near[face])
+        if found is None:
+            found = candidates(wrap, wilds, face, held)
         result = None
-        for template in (found or candidates(wrap, wilds, face, held))[0]:
+        for template in found[0]:
             rest = key - template.step
             # The child's answer is read here, not through a call: most
             # children are remainders seen before.
