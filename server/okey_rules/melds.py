@@ -149,8 +149,12 @@ def _chooser(wrap: bool) -> Callable[[int], Split | None]:
     def choose(key: int) -> Split | None:
         """The melds of remainder `key`'s first split, lowest tile first, or None.
 
-        Called on a key not in the table, which always holds the empty remainders.
+        Called on a key not in the table. The table is seeded with the empty
+        remainders, but a thread may find them missing while another clears
+        and reseeds it (with --workers > 1), so they are answered here too.
         """
+        if key < 4:
+            return () if key == 0 else None
         x = key >> 2
         wilds = key & 3
         face = _FACE_OF_BIT[(x & -x).bit_length()]
