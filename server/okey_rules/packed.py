@@ -85,12 +85,10 @@ def partnerless(x: int, wrap: bool, with_lonely: bool = True) -> tuple[int, int]
     down2 = p << 6 & UP2
     runs = (up1 & up2) | (down1 & (up1 | down2))
     if wrap:
-        # 12-13-1: a 1 neighbours 12 and 13, a 12 the 1, a 13 the 1.
-        from12 = p >> 33 & AT0
-        from13 = p >> 36 & AT0
-        one_after12 = p << 33 & AT11
-        one_after13 = p << 36 & AT12
-        runs |= (from12 & from13) | (one_after12 & p >> 3) | (one_after13 & p << 3)
+        # 12-13-1 is a run of each of its tiles when all three are held:
+        # flagged at the 1 (field 0 of a colour), then copied to the 12 and 13.
+        triple = p & p >> 33 & p >> 36 & AT0
+        runs |= triple | triple << 33 | triple << 36
     # The same number in the other colours: the colour blocks rotated (the
     # presence written twice over, so each rotation is one shift).
     twice = p | p << 156
@@ -102,7 +100,8 @@ def partnerless(x: int, wrap: bool, with_lonely: bool = True) -> tuple[int, int]
         return 0, needy
     near = up1 | up2 | down1 | down2 | r1 | r2 | r3
     if wrap:
-        near |= from12 | from13 | one_after12 | one_after13
+        # 12-13-1: a 1 neighbours 12 and 13, a 12 the 1, a 13 the 1.
+        near |= (p >> 33 | p >> 36) & AT0 | p << 33 & AT11 | p << 36 & AT12
     return p & ~near, needy
 
 
