@@ -1,9 +1,9 @@
 """Bit-packed tile counts: a hand as one int, three bits per face (faces 0..51).
 
 Field ``f`` (bits ``3f .. 3f+2``) holds how many naturals play as face ``f``
-(0-2; a false joker plays as the okey's face). Bit 2 of every field is kept
-free as a guard: ``fits(x, m)`` subtracts a meld from the guarded hand and
-checks that no field borrowed, in two big-int operations.
+(0-2; a false joker plays as the okey's face). Bit 2 of every field stays
+clear in a valid hand (`GUARD` finds one that is not); bit 0 of a field read
+as ``(x | x >> 1) & LOW`` says whether the face is held at all.
 """
 
 from __future__ import annotations
@@ -34,40 +34,9 @@ AT11 = _index_mask({11})
 AT12 = _index_mask({12})
 
 
-def pack(faces: list[int]) -> int:
-    """The packed counts of faces 0..51 (callers map false jokers and drop wilds first)."""
-    x = 0
-    for face in faces:
-        x += ONE[face]
-    return x
-
-
-def count_at(x: int, face: int) -> int:
-    return x >> (FIELD * face) & 7
-
-
-def fits(x: int, meld: int) -> bool:
-    """True when every face of `meld` (fields of 0/1) is held in `x`."""
-    return ((x | GUARD) - meld) & GUARD == GUARD
-
-
-def presence(x: int) -> int:
-    """Bit 0 of each field set where the face is held at least once."""
-    return (x | x >> 1) & LOW
-
-
 def singles(x: int) -> int:
     """How many faces are held exactly once."""
     return (x & ~(x >> 1) & LOW).bit_count()
-
-
-def lonely(x: int, wrap: bool) -> int:
-    """Bit 0 set on each held face with no possible meld partner.
-
-    A partner is a tile of the same colour within two numbers (with `wrap`,
-    1 also neighbours 12 and 13: 12-13-1) or the same number in another colour.
-    """
-    return partnerless(x, wrap)[0]
 
 
 def partnerless(x: int, wrap: bool, with_lonely: bool = True) -> tuple[int, int]:
@@ -75,7 +44,8 @@ def partnerless(x: int, wrap: bool, with_lonely: bool = True) -> tuple[int, int]
 
     A face is needy when no set or run of three held faces holds it (by
     presence only, so this is a necessary test): in any split it sits in a
-    meld with a wild. Lonely faces (see `lonely`) are needy too. Without
+    meld with a wild. Lonely faces are needy too: a partner is a tile of the same colour
+    within two numbers (12-13-1 counted with `wrap`) or of the same number. Without
     `with_lonely` the first item is 0 and only the needy faces are worked out.
     """
     p = (x | x >> 1) & LOW
@@ -116,21 +86,6 @@ _FIRST_COLOUR = COLOUR_MASK[0] & LOW
 def numbers_of(bits: int) -> int:
     """The flagged fields folded onto the first colour: bit 0 of field i for each number index i."""
     return (bits | bits >> 39 | bits >> 78 | bits >> 117) & _FIRST_COLOUR
-
-
-def number_span(numbers: int, wrap: bool) -> int:
-    """How many run positions the folded `numbers` cover, lowest to highest.
-
-    With `wrap`, a 1 may also be counted as the high 1 after 13; the
-    shorter of the two readings is returned.
-    """
-    low = ((numbers & -numbers).bit_length() - 1) // 3
-    high = (numbers.bit_length() - 1) // 3
-    span = high - low + 1
-    if wrap and low == 0:
-        rest = numbers & ~1  # the 1 read as the high 1: from the next number up to 14
-        span = min(span, 14 - ((rest & -rest).bit_length() - 1) // 3) if rest else 1
-    return span
 
 
 def _ones_in(numbers: int, low: int, high: int) -> int:

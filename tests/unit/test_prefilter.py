@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from okey_rules.hand import packed_hand
 from okey_rules.melds import may_split, wilds_can_serve
-from okey_rules.packed import number_span, numbers_of, one_wild_run_fits, partnerless
+from okey_rules.packed import one_wild_run_fits, partnerless
 from okey_rules.tiles import Tile, parse_tile, parse_tiles
 from strategies import built_hands
 
@@ -97,16 +97,6 @@ def test_partnerless_marks_lonely_and_needy_faces():
     faces = [f for f in range(52) if alone >> (3 * f) & 1]
     assert faces == [13 + 8, 39 + 12]  # Y9 and K13
     assert [f for f in range(52) if needy >> (3 * f) & 1] == faces
-
-
-@pytest.mark.parametrize(
-    ("numbers", "wrap", "span"),
-    [((1, 5), False, 5), ((1, 13), False, 13), ((1, 13), True, 2), ((1, 11, 12), True, 4),
-     ((1,), True, 1), ((2, 3), True, 2)],
-)  # fmt: skip
-def test_number_span_reads_a_1_as_high_only_with_the_wrap(numbers, wrap, span):
-    bits = sum(1 << (3 * (n - 1)) for n in numbers)
-    assert number_span(numbers_of(bits), wrap) == span
 
 
 @pytest.mark.parametrize("wrap", [True, False], ids=["wrap", "no-wrap"])
