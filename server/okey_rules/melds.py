@@ -128,17 +128,6 @@ _NEAR = (neighbourhood(False), neighbourhood(True))
 _FACE_OF_BIT = tuple(max(0, bits - 1) // 3 for bits in range(3 * 52 + 1))
 
 
-def _seed(cache: dict[int, Split | None]) -> None:
-    """The answers for empty remainders: with no natural left, only zero wilds split."""
-    cache.clear()
-    cache[0] = ()  # nothing left: split, with no more melds
-    cache[1] = cache[2] = None  # one or two wilds make no meld on their own
-
-
-for _cache in _choices:
-    _seed(_cache)
-
-
 def _chooser(wrap: bool) -> Callable[[int], Split | None]:
     """The search for one value of `wrap`, its tables bound as locals (this is the hot loop)."""
     cache = _choices[wrap]
@@ -149,12 +138,14 @@ def _chooser(wrap: bool) -> Callable[[int], Split | None]:
     def choose(key: int) -> Split | None:
         """The melds of remainder `key`'s first split, lowest tile first, or None.
 
-        Called on a key not in the table. The table is seeded with the empty
-        remainders, but a thread may find them missing while another clears
-        and reseeds it (with --workers > 1), so they are answered here too.
+        Called on a key not in the table.
         """
         if key < 4:
-            return () if key == 0 else None
+            # No natural left: split only with no wild left either (one or
+            # two wilds make no meld on their own).
+            result: Split | None = () if key == 0 else None
+            cache[key] = result
+            return result
         x = key >> 2
         wilds = key & 3
         face = _FACE_OF_BIT[(x & -x).bit_length()]
@@ -177,7 +168,7 @@ def _chooser(wrap: bool) -> Callable[[int], Split | None]:
                 result = (template,) + child  # type: ignore[operator]  # noqa: RUF005 (cheaper)
                 break
         if len(cache) >= _CACHE_LIMIT:
-            _seed(cache)
+            cache.clear()
         cache[key] = result
         return result
 
@@ -240,7 +231,7 @@ def _skipper(wrap: bool) -> Callable[[int], int]:
         """Called on a key not in the table whose remainder holds a natural."""
         x = key >> 2
         wilds = key & 3
-        face = ((x & -x).bit_length() - 1) // 3
+        face = _FACE_OF_BIT[(x & -x).bit_length()]
         # The lowest tile is the discard: then the rest must split.
         rest = key - (ONE[face] << 2)
         split = choices.get(rest, unknown)
