@@ -16,7 +16,7 @@ from okey_rules.hand_types import (
 )
 from okey_rules.tiles import FACES, Tile
 
-from okey_server.convert_tile import tile_message
+from okey_server.convert_tile import tile_bytes, tile_message
 
 WIN_KIND_TO_PROTO: dict[WinKind, int] = {
     WinKind.MELDS: hand_pb2.WIN_KIND_MELDS,
@@ -70,8 +70,17 @@ def _varint(value: int) -> bytes:
     return bytes(out)
 
 
-# The tag of one Arrangement.melds entry (a length-delimited field).
-_MELDS_TAG = _varint(hand_pb2.Arrangement.DESCRIPTOR.fields_by_name["melds"].number << 3 | 2)
+def _tag(message: type[Message], field: str, wire_type: int) -> bytes:
+    number: int = message.DESCRIPTOR.fields_by_name[field].number
+    return _varint(number << 3 | wire_type)
+
+
+def _delimited(tag: bytes, payload: bytes) -> bytes:
+    return tag + _varint(len(payload)) + payload
+
+
+_VARINT, _LENGTH_DELIMITED = 0, 2
+_MELDS_TAG = _tag(hand_pb2.Arrangement, "melds", _LENGTH_DELIMITED)
 
 # Per meld: its bytes as one entry of Arrangement.melds, and its notation.
 # The engine hands out the same Meld object for the same meld (it keeps the
@@ -86,7 +95,7 @@ def _wire_of(meld: Meld) -> tuple[Meld, bytes, str]:
     body = _KIND_BYTES[meld.kind] + b"".join([data for data, _ in placed])
     entry = (
         meld,
-        _MELDS_TAG + _varint(len(body)) + body,
+        _delimited(_MELDS_TAG, body),
         " ".join([notation for _, notation in placed]),
     )
     if len(_meld_wire) >= _MELD_WIRE_LIMIT:
@@ -115,38 +124,21 @@ def fill_arrangement(target: hand_pb2.Arrangement, arrangement: Arrangement) -> 
     target.notation = notation
 
 
-def _tag(message: type[Message], field: str, wire_type: int) -> bytes:
-    number: int = message.DESCRIPTOR.fields_by_name[field].number
-    return _varint(number << 3 | wire_type)
-
-
-_VARINT, _LENGTH_DELIMITED = 0, 2
 _DISCARD_ENTRY = _tag(hand_pb2.CheckHandResponse, "winning_discards", _LENGTH_DELIMITED)
 _DISCARD_TILE = _tag(hand_pb2.WinningDiscard, "tile", _LENGTH_DELIMITED)
 _DISCARD_OKEY = _tag(hand_pb2.WinningDiscard, "okey", _VARINT) + b"\x01"
 _DISCARD_KIND = _tag(hand_pb2.WinningDiscard, "kind", _VARINT)
 _DISCARD_ARRANGEMENT = _tag(hand_pb2.WinningDiscard, "arrangement", _LENGTH_DELIMITED)
 _NOTATION = _tag(hand_pb2.Arrangement, "notation", _LENGTH_DELIMITED)
-# Tile messages' bytes by tile code, and the kinds' varints.
-_TILE_BYTES: dict[int, bytes] = {}
 _KIND_VARINT = {kind: _varint(value) for kind, value in WIN_KIND_TO_PROTO.items()}
-
-
-def _delimited(tag: bytes, payload: bytes) -> bytes:
-    return tag + _varint(len(payload)) + payload
 
 
 def _discard_entry(discard: WinningDiscard) -> bytes:
     """One CheckHandResponse.winning_discards entry, written as bytes (see `_KIND_BYTES`)."""
-    tile = discard.tile
-    code = tile.copy * FACES + tile.face
-    tile_bytes = _TILE_BYTES.get(code)
-    if tile_bytes is None:
-        tile_bytes = _TILE_BYTES[code] = tile_message(tile).SerializeToString()
     melds, notation = _arrangement_parts(discard.arrangement)
     arrangement = melds + _delimited(_NOTATION, notation.encode())
     body = (
-        _delimited(_DISCARD_TILE, tile_bytes)
+        _delimited(_DISCARD_TILE, tile_bytes(discard.tile))
         + (_DISCARD_OKEY if discard.okey else b"")
         + _DISCARD_KIND
         + _KIND_VARINT[discard.kind]

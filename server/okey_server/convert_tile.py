@@ -7,9 +7,18 @@ from collections.abc import Iterable, Sequence
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import Message
-from okey.v1 import tile_pb2
+from okey.v1 import hand_pb2, tile_pb2
 from okey_rules.errors import InvalidInputError, NotationError
-from okey_rules.tiles import COPIES, FACES, NUMBERS, Color, Tile, parse_tile, parse_tiles
+from okey_rules.tiles import (
+    COPIES,
+    FACES,
+    NUMBERS,
+    TILE_OF_CODE,
+    Color,
+    Tile,
+    parse_tile,
+    parse_tiles,
+)
 
 # Proto colours are 1-based (0 is UNSPECIFIED); domain colours are 0-based.
 COLOR_TO_DOMAIN: dict[int, Color] = {
@@ -89,17 +98,10 @@ def _tiles_view_class() -> type[Message]:
 
 
 _TilesView = _tiles_view_class()
-# Every valid tile's bytes as protobuf writes them -> its shared Tile.
-_BY_WIRE: dict[bytes, Tile] = {
-    tile_pb2.Tile(
-        color=color, number=number, false_joker=false_joker, copy=copy
-    ).SerializeToString(): tile
-    for (color, number, false_joker, copy), tile in _VALID.items()
-}
 
 
-def tiles_from_wire(request: Message, messages: Sequence[tile_pb2.Tile], field: str) -> list[Tile]:
-    """The tiles of `request`'s field 3 (`messages`), read from its bytes; errors as below.
+def tiles_from_wire(request: hand_pb2.CheckHandRequest, field: str) -> list[Tile]:
+    """The request's `tiles`, read from its bytes; errors as `tiles_from_proto`'s.
 
     Bytes that are not a valid tile as protobuf writes it (an unknown field,
     a bad value) fall back to `tiles_from_proto`, which names the problem.
@@ -109,7 +111,7 @@ def tiles_from_wire(request: Message, messages: Sequence[tile_pb2.Tile], field: 
     try:
         return [by_wire[data] for data in view.tiles]  # type: ignore[attr-defined]
     except KeyError:
-        return tiles_from_proto(messages, field)
+        return tiles_from_proto(request.tiles, field)
 
 
 def tiles_from_proto(messages: Sequence[tile_pb2.Tile], field: str) -> list[Tile]:
@@ -130,8 +132,18 @@ def tile_to_proto(tile: Tile) -> tile_pb2.Tile:
 
 # One message per physical tile, by code (copy * 53 + face); see `tile_message`.
 _MESSAGES: tuple[tile_pb2.Tile, ...] = tuple(
-    tile_to_proto(tile) for tile in sorted(set(_VALID.values()), key=lambda t: t.code)
+    tile_to_proto(tile) for tile in TILE_OF_CODE
 )
+
+
+# The same, serialized, by code; and back from those bytes to the shared Tile.
+_WIRE: tuple[bytes, ...] = tuple(message.SerializeToString() for message in _MESSAGES)
+_BY_WIRE: dict[bytes, Tile] = dict(zip(_WIRE, TILE_OF_CODE, strict=True))
+
+
+def tile_bytes(tile: Tile) -> bytes:
+    """`tile` as an okey.v1.Tile message serialized (shared bytes, one per physical tile)."""
+    return _WIRE[tile.copy * FACES + tile.face]
 
 
 def tile_message(tile: Tile) -> tile_pb2.Tile:

@@ -35,7 +35,7 @@ def hand_tiles(request: hand_pb2.CheckHandRequest) -> list[Tile]:
         )
     if count:
         _check_count(count)  # before converting: a huge list costs nothing
-        tiles = tiles_from_wire(request, messages, "tiles")
+        tiles = tiles_from_wire(request, "tiles")
         check_tile_multiset(tiles, "tiles")
         return tiles
     tiles = tiles_from_notation(request.tiles_notation, "tiles_notation")
