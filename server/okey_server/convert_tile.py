@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
-from google.protobuf.message import Message
-from okey.v1 import hand_pb2, tile_pb2
+from okey.v1 import tile_pb2
 from okey_rules.errors import InvalidInputError, NotationError
 from okey_rules.tiles import (
     COPIES,
@@ -70,50 +68,6 @@ def tile_from_proto(message: tile_pb2.Tile, field: str) -> Tile:
     raise InvalidInputError(f"{field}.copy", f"copy must be 0 or 1, not {message.copy}")
 
 
-# A view of a request's wire bytes with field 3 read as raw bytes: a repeated
-# message field and a repeated bytes field look the same on the wire, so
-# parsing a CheckHandRequest's bytes as this gives each tile's own bytes,
-# without building a message object per tile. Built at run time, so it is
-# no part of the public contract.
-TILES_FIELD_NUMBER = 3  # CheckHandRequest.tiles (a test holds this to the descriptor)
-
-
-def _tiles_view_class() -> type[Message]:
-    file = descriptor_pb2.FileDescriptorProto(
-        name="okey_server/tiles_view.proto", package="okey_server.internal", syntax="proto3"
-    )
-    view = file.message_type.add(name="TilesView")
-    view.field.add(
-        name="tiles",
-        number=TILES_FIELD_NUMBER,
-        type=descriptor_pb2.FieldDescriptorProto.TYPE_BYTES,
-        label=descriptor_pb2.FieldDescriptorProto.LABEL_REPEATED,
-    )
-    pool = descriptor_pool.DescriptorPool()
-    pool.Add(file)
-    found: type[Message] = message_factory.GetMessageClass(
-        pool.FindMessageTypeByName("okey_server.internal.TilesView")
-    )
-    return found
-
-
-_TilesView = _tiles_view_class()
-
-
-def tiles_from_wire(request: hand_pb2.CheckHandRequest, field: str) -> list[Tile]:
-    """The request's `tiles`, read from its bytes; errors as `tiles_from_proto`'s.
-
-    Bytes that are not a valid tile as protobuf writes it (an unknown field,
-    a bad value) fall back to `tiles_from_proto`, which names the problem.
-    """
-    view = _TilesView.FromString(request.SerializeToString())
-    by_wire = _BY_WIRE
-    try:
-        return [by_wire[data] for data in view.tiles]  # type: ignore[attr-defined]
-    except KeyError:
-        return tiles_from_proto(request.tiles, field)
-
-
 def tiles_from_proto(messages: Sequence[tile_pb2.Tile], field: str) -> list[Tile]:
     """Each tile converted, errors naming ``field[i]...``."""
     valid = _VALID
@@ -136,9 +90,10 @@ _MESSAGES: tuple[tile_pb2.Tile, ...] = tuple(
 )
 
 
-# The same, serialized, by code; and back from those bytes to the shared Tile.
+# The same, serialized, by code; and back from those bytes to the shared Tile
+# (the bytes protobuf writes for a tile: no other encoding is in this table).
 _WIRE: tuple[bytes, ...] = tuple(message.SerializeToString() for message in _MESSAGES)
-_BY_WIRE: dict[bytes, Tile] = dict(zip(_WIRE, TILE_OF_CODE, strict=True))
+TILE_OF_BYTES: dict[bytes, Tile] = dict(zip(_WIRE, TILE_OF_CODE, strict=True))
 
 
 def tile_bytes(tile: Tile) -> bytes:

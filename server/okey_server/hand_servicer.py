@@ -1,120 +1,51 @@
-"""okey.v1.HandService: validates and converts CheckHand, asks the engine, converts back."""
+"""okey.v1.HandService: reads CheckHand's inputs, asks the engine, writes the answer.
+
+CheckHand is served on bytes both ways (see check_hand_request and
+convert_hand): the request is read straight from its bytes and the answer
+written as bytes, so `add_hand_service` registers it without protobuf's own
+(de)serializers. Clients see the usual messages; reflection shows the usual
+descriptors.
+"""
 
 from __future__ import annotations
 
 import grpc
-from okey.v1 import hand_pb2, hand_pb2_grpc
-from okey_rules.errors import InvalidInputError
+from okey.v1 import hand_pb2
 from okey_rules.hand import check_hand, winning_discards
-from okey_rules.ruleset import Ruleset
-from okey_rules.tiles import FALSE_JOKER_FACE, Tile, check_tile_multiset, okey_for
 
+from okey_server.check_hand_request import HAND_SIZES, check_hand_inputs
 from okey_server.config import Config
-from okey_server.convert_hand import discard_verdict_to_proto, hand_verdict_to_proto
-from okey_server.convert_ruleset import ruleset_from_proto
-from okey_server.convert_tile import (
-    tile_from_notation,
-    tile_from_proto,
-    tiles_from_notation,
-    tiles_from_wire,
-)
+from okey_server.convert_hand import discards_answer, hand_answer
 
-HAND_SIZES = (14, 15)
+SERVICE = hand_pb2.DESCRIPTOR.services_by_name["HandService"]
 
 
-def hand_tiles(request: hand_pb2.CheckHandRequest) -> list[Tile]:
-    """The 14 or 15 tiles of the request, from `tiles` or `tiles_notation` (exactly one)."""
-    messages = request.tiles
-    count = len(messages)
-    has_notation = request.tiles_notation != ""
-    if (count > 0) == has_notation:
-        raise InvalidInputError(
-            "tiles",
-            "give the hand either as tiles or as tiles_notation"
-            + (", not both" if count else ""),
-        )
-    if count:
-        _check_count(count)  # before converting: a huge list costs nothing
-        tiles = tiles_from_wire(request, "tiles")
-        check_tile_multiset(tiles, "tiles")
-        return tiles
-    tiles = tiles_from_notation(request.tiles_notation, "tiles_notation")
-    _check_count(len(tiles))
-    try:
-        check_tile_multiset(tiles, "tiles")
-    except InvalidInputError as exc:
-        # The engine names tiles[i]; for notation input point at the string instead.
-        place = int(exc.field.removeprefix("tiles[").removesuffix("]")) + 1
-        raise InvalidInputError("tiles_notation", f"tile {place}: {exc.description}") from None
-    return tiles
-
-
-def _check_count(count: int) -> None:
-    if count not in HAND_SIZES:
-        raise InvalidInputError(
-            "tiles", f"a hand has 14 tiles (15 to ask which discard wins), not {count}"
-        )
-
-
-def _wild_tables() -> tuple[dict[int, tuple[Tile, Tile]], dict[int, tuple[Tile, Tile]]]:
-    """(indicator, okey) pairs by the indicator's face and by the okey's, from `okey_for`.
-
-    Only the faces matter, so both tiles are copy 0, which keeps answers canonical.
-    """
-    by_indicator, by_okey = {}, {}
-    for face in range(FALSE_JOKER_FACE):
-        indicator = Tile.from_face(face)
-        pair = (indicator, okey_for(indicator))
-        by_indicator[face] = by_okey[pair[1].face] = pair
-    return by_indicator, by_okey
-
-
-_BY_INDICATOR_FACE, _BY_OKEY_FACE = _wild_tables()
-
-
-_WILD_FIELDS = ("indicator", "okey", "indicator_notation", "okey_notation")
-
-
-def indicator_and_okey(request: hand_pb2.CheckHandRequest) -> tuple[Tile, Tile]:
-    """The indicator and the okey from whichever one of the four wild fields is set."""
-    given = (
-        request.HasField("indicator"),
-        request.HasField("okey"),
-        request.indicator_notation != "",
-        request.okey_notation != "",
-    )
-    if sum(given) != 1:
-        names = [name for name, is_set in zip(_WILD_FIELDS, given, strict=True) if is_set]
-        wanted = "give exactly one of indicator, okey, indicator_notation, okey_notation"
-        got = f" (got {', '.join(names)})" if names else ""
-        raise InvalidInputError("indicator", wanted + got)
-    field = _WILD_FIELDS[given.index(True)]
-    if given[0] or given[1]:
-        tile = tile_from_proto(getattr(request, field), field)
-    else:
-        tile = tile_from_notation(getattr(request, field), field)
-    is_indicator = field.startswith("indicator")
-    if tile.is_false_joker:
-        # RULES.md §2: a false joker turned up as indicator goes back; it is never the okey.
-        role = "indicator" if is_indicator else "okey"
-        raise InvalidInputError(field, f"a false joker cannot be the {role}")
-    return (_BY_INDICATOR_FACE if is_indicator else _BY_OKEY_FACE)[tile.face]
-
-
-class HandServicer(hand_pb2_grpc.HandServiceServicer):
+class HandServicer:
     """Thin: every rule is in okey_rules.hand; this class only translates."""
 
     def __init__(self, config: Config) -> None:
         self._config = config
 
-    def CheckHand(  # noqa: N802 (the RPC's name)
-        self, request: hand_pb2.CheckHandRequest, _context: grpc.ServicerContext
-    ) -> hand_pb2.CheckHandResponse:
-        # Validate everything before the engine runs, so a bad request is never
-        # mistaken for an engine failure.
-        tiles = hand_tiles(request)
-        indicator, okey = indicator_and_okey(request)
-        rules: Ruleset = ruleset_from_proto(request.preset, request.ruleset)
+    def CheckHand(self, request: bytes, _context: grpc.ServicerContext) -> bytes:  # noqa: N802
+        """A serialized CheckHandRequest in, a serialized CheckHandResponse out."""
+        # Every input is checked before the engine runs, so a bad request is
+        # never mistaken for an engine failure.
+        tiles, indicator, okey, rules = check_hand_inputs(request)
         if len(tiles) == HAND_SIZES[0]:
-            return hand_verdict_to_proto(check_hand(tiles, okey, rules), indicator, okey)
-        return discard_verdict_to_proto(winning_discards(tiles, okey, rules), indicator, okey)
+            return hand_answer(check_hand(tiles, okey, rules), indicator, okey)
+        return discards_answer(winning_discards(tiles, okey, rules), indicator, okey)
+
+
+def add_hand_service(server: grpc.aio.Server, servicer: HandServicer) -> str:
+    """Registers HandService as the generated code would, but on bytes; returns its name."""
+    handlers = {
+        # No (de)serializers: grpc hands over and sends the bytes as they are.
+        "CheckHand": grpc.unary_unary_rpc_method_handler(servicer.CheckHand),
+    }
+    missing = {method.name for method in SERVICE.methods} - handlers.keys()
+    if missing:
+        raise TypeError(f"HandService methods without a handler: {sorted(missing)}")
+    name = str(SERVICE.full_name)
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
+    server.add_registered_method_handlers(name, handlers)
+    return name

@@ -8,12 +8,12 @@ from types import ModuleType
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-from okey.v1 import deal_pb2, deal_pb2_grpc, hand_pb2, hand_pb2_grpc
+from okey.v1 import deal_pb2, deal_pb2_grpc
 
 from okey_server.aio_wrapper import AioRpcWrapperInterceptor
 from okey_server.config import Config
 from okey_server.deal_servicer import DealServicer
-from okey_server.hand_servicer import HandServicer
+from okey_server.hand_servicer import HandServicer, add_hand_service
 from okey_server.loop_server import LoopServer
 
 # One process per port: without this a second server on a busy port binds
@@ -37,7 +37,7 @@ def _add(server: grpc.aio.Server, pb2: ModuleType, pb2_grpc: ModuleType, service
 def register_services(server: grpc.aio.Server, config: Config) -> list[str]:
     """Adds every okey.v1 service, one line each; returns their full names."""
     return [
-        _add(server, hand_pb2, hand_pb2_grpc, HandServicer(config)),
+        add_hand_service(server, HandServicer(config)),
         _add(server, deal_pb2, deal_pb2_grpc, DealServicer(config)),
     ]
 

@@ -1,8 +1,10 @@
-"""CheckHand answers written from cached bytes equal ones built field by field.
+"""CheckHand answers written as bytes equal ones built field by field.
 
-convert_hand keeps each meld's serialized form keyed by the engine's Meld
-object; these tests build the same answer the slow, obvious way and compare,
-on first use (cache miss) and again (cache hit).
+convert_hand writes answers from parts it keeps (each meld's serialized form
+keyed by the engine's Meld object, headers, summaries); these tests build the
+same answer the slow, obvious way and compare, on first use (cache miss) and
+again (cache hit). The bytes are also the very bytes protobuf writes for the
+answer, fields in number order.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from okey_rules.tiles import indicator_for
 from okey_server.convert_hand import (
     MELD_KIND_TO_PROTO,
     WIN_KIND_TO_PROTO,
-    discard_verdict_to_proto,
-    fill_arrangement,
-    hand_verdict_to_proto,
+    arrangement_bytes,
+    discards_answer,
+    hand_answer,
 )
 from okey_server.convert_tile import tile_to_proto
 from strategies import built_hands
@@ -49,9 +51,8 @@ def test_cached_meld_bytes_give_the_plain_arrangement(hand):
     if verdict.arrangement is None:
         return
     for _ in range(2):  # the second time every meld comes from the cache
-        written = hand_pb2.Arrangement()
-        fill_arrangement(written, verdict.arrangement)
-        assert written == _plain(verdict.arrangement)
+        written = arrangement_bytes(verdict.arrangement)
+        assert hand_pb2.Arrangement.FromString(written) == _plain(verdict.arrangement)
 
 
 def _plain_answer(verdict, indicator, okey) -> hand_pb2.CheckHandResponse:
@@ -62,6 +63,11 @@ def _plain_answer(verdict, indicator, okey) -> hand_pb2.CheckHandResponse:
         indicator=tile_to_proto(indicator),
         okey=tile_to_proto(okey),
     )
+
+
+def _assert_written_as(written: bytes, plain: hand_pb2.CheckHandResponse) -> None:
+    assert hand_pb2.CheckHandResponse.FromString(written) == plain
+    assert written == plain.SerializeToString(deterministic=True)
 
 
 @settings(max_examples=150, deadline=None)
@@ -82,7 +88,7 @@ def test_discards_written_as_bytes_equal_the_plain_answer(hand):
         for d in verdict.discards
     )
     for _ in range(2):  # cold caches, then warm
-        assert discard_verdict_to_proto(verdict, indicator, okey) == plain
+        _assert_written_as(discards_answer(verdict, indicator, okey), plain)
 
 
 @settings(max_examples=100, deadline=None)
@@ -96,4 +102,5 @@ def test_a_14_tile_answer_equals_the_plain_answer(hand):
         plain.kind = WIN_KIND_TO_PROTO[verdict.kind]
         plain.kinds.extend(WIN_KIND_TO_PROTO[k] for k in verdict.kinds)
         plain.arrangement.CopyFrom(_plain(verdict.arrangement))
-    assert hand_verdict_to_proto(verdict, indicator, okey) == plain
+    for _ in range(2):
+        _assert_written_as(hand_answer(verdict, indicator, okey), plain)
