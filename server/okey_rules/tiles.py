@@ -137,9 +137,6 @@ def format_tile(tile: Tile) -> str:
     return _NOTATION[tile.face]
 
 
-_SEPARATORS = re.compile(r"[\s,]+")
-
-
 def parse_tiles(text: str) -> list[Tile]:
     """Parses tiles separated by spaces and/or commas.
 
@@ -149,24 +146,26 @@ def parse_tiles(text: str) -> list[Tile]:
     >>> [format_tile(t) for t in parse_tiles("r1, R2  b13 f")]
     ['R1', 'R2', 'B13', 'F']
     """
-    seen: set[int] = set()
-    tiles = []
-    by_notation = _BY_NOTATION
-    for index, word in enumerate(w for w in _SEPARATORS.split(text.upper()) if w):
-        tile = by_notation.get(word)
-        if tile is None:
-            try:
-                parse_tile(word)
-            except NotationError as exc:
-                raise NotationError(f"[{index}]", exc.description) from None
-            raise AssertionError("unreachable: parse_tile accepted what the table lacks")
-        face = tile.face
-        if face in seen:
-            tile = _BY_CODE[FACES + face]  # a repeated face is the second copy
-        else:
-            seen.add(face)
-        tiles.append(tile)
-    return tiles
+    # Runs of whitespace and commas separate words: commas made spaces, then
+    # str.split() (the same whitespace as the regex's \s).
+    words = text.upper().replace(",", " ").split()
+    tiles = list(map(_BY_NOTATION.get, words))
+    if not all(tiles):  # not `None in tiles`: that calls Tile.__eq__ per tile
+        index = tiles.index(None)
+        try:
+            parse_tile(words[index])
+        except NotationError as exc:
+            raise NotationError(f"[{index}]", exc.description) from None
+        raise AssertionError("unreachable: parse_tile accepted what the table lacks")
+    if len(set(words)) < len(words):
+        # A word stands for one face, so repeated faces are repeated words.
+        seen: set[str] = set()
+        for index, word in enumerate(words):
+            if word in seen:
+                tiles[index] = _SECOND_COPY[word]  # a repeated face is the second copy
+            else:
+                seen.add(word)
+    return tiles  # type: ignore[return-value]
 
 
 def format_tiles(tiles: Iterable[Tile]) -> str:
@@ -230,3 +229,4 @@ _NOTATION = tuple(
     for f in range(FACES)
 )
 _BY_NOTATION = {_NOTATION[tile.face]: tile for tile in _BY_CODE[:FACES]}
+_SECOND_COPY = {_NOTATION[tile.face]: tile for tile in _BY_CODE[FACES:]}

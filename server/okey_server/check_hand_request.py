@@ -190,49 +190,59 @@ _WILD_BY_NOTATION: tuple[dict[str, tuple[Tile, Tile]], dict[str, tuple[Tile, Til
 _RULES_BY_PRESET: dict[str, Ruleset] = {
     name: ruleset_from_proto(name, hand_pb2.CheckHandRequest().ruleset) for name in ("", *PRESETS)
 }
+_NUMBER = {field.name: field.number for field in hand_pb2.CheckHandRequest.DESCRIPTOR.fields}
+_PRESET, _TILES, _TILES_NOTATION = _NUMBER["preset"], _NUMBER["tiles"], _NUMBER["tiles_notation"]
+# The four wild fields by number: (read as bytes?, its table).
+_WildTable = dict[bytes, tuple[Tile, Tile]] | dict[str, tuple[Tile, Tile]]
+_WILD_LOOKUP: dict[int, tuple[bool, _WildTable]] = {
+    _NUMBER["indicator"]: (True, _WILD_BY_BYTES[0]),
+    _NUMBER["okey"]: (True, _WILD_BY_BYTES[1]),
+    _NUMBER["indicator_notation"]: (False, _WILD_BY_NOTATION[0]),
+    _NUMBER["okey_notation"]: (False, _WILD_BY_NOTATION[1]),
+}
 
 
 def quick_inputs(data: bytes) -> Inputs | None:
-    """The inputs of a well-formed request in its usual form, or None (see the module doc)."""
+    """The inputs of a well-formed request in its usual form, or None (see the module doc).
+
+    The usual form: maybe a preset, the tiles (as tiles or as notation), and
+    one wild field; nothing else.
+    """
     try:
-        view = _RequestView.FromString(data)
+        # The fields present, in number order (a proto3 field at its default is absent).
+        fields = _RequestView.FromString(data).ListFields()
     except DecodeError:
         return None
-    rules = _RULES_BY_PRESET.get(view.preset)  # type: ignore[attr-defined]
-    if rules is None or view.ruleset:  # type: ignore[attr-defined]
+    rules = _RULES_BY_PRESET[""]
+    if fields and fields[0][0].number == _PRESET:
+        found = _RULES_BY_PRESET.get(fields[0][1])
+        if found is None:
+            return None
+        rules = found
+        del fields[0]
+    if len(fields) != 2:
         return None
-    wild = _quick_wild(view)
+    (hand_field, hand), (wild_field, wild_value) = fields
+    as_bytes, wilds = _WILD_LOOKUP.get(wild_field.number, (False, None))
+    if wilds is None:
+        return None
+    if as_bytes:
+        if len(wild_value) != 1:
+            return None  # given twice: protobuf would merge them
+        wild_value = wild_value[0]
+    wild = wilds.get(wild_value)
     if wild is None:
         return None
-    if view.tiles_notation:  # type: ignore[attr-defined]
-        if view.tiles:  # type: ignore[attr-defined]
-            return None
-        tiles = notation_tiles(view.tiles_notation)  # type: ignore[attr-defined]
-    else:
-        if len(view.tiles) not in HAND_SIZES:  # type: ignore[attr-defined]
-            return None
-        tile_of_bytes = TILE_OF_BYTES
+    number = hand_field.number
+    if number == _TILES_NOTATION:
+        tiles = notation_tiles(hand)
+    elif number == _TILES and len(hand) in HAND_SIZES:
         try:
-            tiles = [tile_of_bytes[data] for data in view.tiles]  # type: ignore[attr-defined]
+            tiles = list(map(TILE_OF_BYTES.__getitem__, hand))
         except KeyError:
             return None
         # Whether these tiles can exist together is the engine's first check,
         # which names the tile as the ordinary way would.
-    return tiles, wild[0], wild[1], rules
-
-
-def _quick_wild(view: Message) -> tuple[Tile, Tile] | None:
-    """The (indicator, okey) pair when exactly one wild field holds a valid tile as usual."""
-    indicator: list[bytes] = view.indicator  # type: ignore[attr-defined]
-    okey: list[bytes] = view.okey  # type: ignore[attr-defined]
-    indicator_notation: str = view.indicator_notation  # type: ignore[attr-defined]
-    okey_notation: str = view.okey_notation  # type: ignore[attr-defined]
-    if (len(indicator) + len(okey) + (indicator_notation != "") + (okey_notation != "")) != 1:
+    else:
         return None
-    if indicator:
-        return _WILD_BY_BYTES[0].get(indicator[0])
-    if okey:
-        return _WILD_BY_BYTES[1].get(okey[0])
-    if indicator_notation:
-        return _WILD_BY_NOTATION[0].get(indicator_notation)
-    return _WILD_BY_NOTATION[1].get(okey_notation)
+    return tiles, wild[0], wild[1], rules

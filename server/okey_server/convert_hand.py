@@ -45,25 +45,34 @@ _KIND_BYTES: dict[MeldKind, bytes] = {
     kind: hand_pb2.Meld(kind=value).SerializeToString()
     for kind, value in MELD_KIND_TO_PROTO.items()
 }
-# Per placed tile: Meld(tiles=[that PlacedTile]) serialized, and its notation,
-# by (tile code, stands-for code, wild): at most 106 * 106 * 2 entries, in
-# practice a few hundred.
-_PLACED: dict[tuple[int, int, bool], tuple[bytes, str]] = {}
+# Per placed tile: Meld(tiles=[that PlacedTile]) serialized, and its notation.
+# They depend on (tile code, stands-for code, wild) only: at most 106 * 106 * 2
+# entries, in practice a few hundred. The engine builds each Placed once and
+# keeps it (about 11,000: one per tile, okey and what it stands for), so they
+# are also kept by identity, which is the cheaper lookup; that entry holds the
+# Placed itself so that its id cannot be reused while the entry lives. Bounded
+# by clearing, for callers that build their own.
+_PLACED_LIMIT = 1 << 15
+_placed: dict[int, tuple[Placed, bytes, str]] = {}
+_placed_by_content: dict[tuple[int, int, bool], tuple[bytes, str]] = {}
 
 
-def _placed_wire(placed: Placed) -> tuple[bytes, str]:
+def _placed_entry(placed: Placed) -> tuple[Placed, bytes, str]:
     tile, stands_for, wild = placed
     key = (tile.copy * FACES + tile.face, stands_for.copy * FACES + stands_for.face, wild)
-    entry = _PLACED.get(key)
-    if entry is None:
-        # A benign race: two threads may serialize equal bytes; either one serves.
+    content = _placed_by_content.get(key)
+    if content is None:
+        # A benign race: two threads may build equal entries; either one serves.
         message = hand_pb2.PlacedTile(
             tile=tile_message(tile), stands_for=tile_message(stands_for), wild=wild
         )
-        entry = _PLACED[key] = (
+        content = _placed_by_content[key] = (
             hand_pb2.Meld(tiles=[message]).SerializeToString(),
             placed.notation(),
         )
+    if len(_placed) >= _PLACED_LIMIT:
+        _placed.clear()
+    entry = _placed[id(placed)] = (placed, *content)
     return entry
 
 
@@ -81,8 +90,16 @@ def _tag(message: type[Message], field: str, wire_type: int) -> bytes:
     return _varint(number << 3 | wire_type)
 
 
+# Length prefixes up to this length come from a table: a meld, an
+# arrangement and a discard entry are all shorter.
+_SHORT = 1 << 12
+_LENGTH_PREFIX = tuple(_varint(length) for length in range(_SHORT))
+
+
 def _delimited(tag: bytes, payload: bytes) -> bytes:
-    return tag + _varint(len(payload)) + payload
+    length = len(payload)
+    prefix = _LENGTH_PREFIX[length] if length < _SHORT else _varint(length)
+    return tag + prefix + payload
 
 
 _VARINT, _LENGTH_DELIMITED = 0, 2
@@ -97,17 +114,20 @@ _meld_wire: dict[int, tuple[Meld, bytes, str]] = {}
 
 
 def _wire_of(meld: Meld) -> tuple[Meld, bytes, str]:
-    placed = [_placed_wire(p) for p in meld.tiles]
-    body = _KIND_BYTES[meld.kind] + b"".join([data for data, _ in placed])
-    entry = (
-        meld,
-        _delimited(_MELDS_TAG, body),
-        " ".join([notation for _, notation in placed]),
-    )
+    placed_entries = _placed
+    datas = [_KIND_BYTES[meld.kind]]
+    notations = []
+    for placed in meld.tiles:
+        entry = placed_entries.get(id(placed))
+        if entry is None or entry[0] is not placed:
+            entry = _placed_entry(placed)
+        datas.append(entry[1])
+        notations.append(entry[2])
+    meld_entry = (meld, _delimited(_MELDS_TAG, b"".join(datas)), " ".join(notations))
     if len(_meld_wire) >= _MELD_WIRE_LIMIT:
         _meld_wire.clear()
-    _meld_wire[id(meld)] = entry
-    return entry
+    _meld_wire[id(meld)] = meld_entry
+    return meld_entry
 
 
 def _arrangement_parts(arrangement: Arrangement) -> tuple[bytes, str]:
