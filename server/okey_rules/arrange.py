@@ -8,7 +8,7 @@ from operator import attrgetter, itemgetter
 
 from okey_rules.hand_types import Arrangement, Meld, MeldKind, Placed
 from okey_rules.meld_table import Template, joined
-from okey_rules.packed import ONE
+from okey_rules.packed import LOW, ONE
 from okey_rules.tiles import FACES, FALSE_JOKER_FACE, NUMBERS, TILE_OF_CODE, Tile
 
 # Canonical tiles per face (copy 0), so arrangements do not re-validate new Tiles.
@@ -200,18 +200,6 @@ def _build(template: Template, okey_face: int, used: int, clash: int) -> Meld:
 _first = itemgetter(0)
 
 
-def _held_faces(x: int, count: int) -> list[int]:
-    """Faces 0..51 held exactly `count` times in packed `x`, in face order."""
-    faces = []
-    while x:
-        low = x & -x
-        at = (low.bit_length() - 1) // 3
-        if (x >> (3 * at)) & 7 == count:
-            faces.append(at)
-        x &= ~(7 << (3 * at))
-    return faces
-
-
 # Built pairs, keyed (okey face, face, how the pair is made, wilds used before):
 # as with `_built`, a pair's tiles depend on nothing else.
 _PAIR_TWO_NATURALS, _PAIR_WITH_WILD, _PAIR_OF_WILDS = 0, 1, 2
@@ -240,19 +228,33 @@ def arrange_pairs(okey_face: int, x: int, wilds: int) -> Arrangement:
     """Seven pairs: each face held twice, each single with a wild, and two wilds together.
 
     Each face sits in one pair only, so every natural is its face's copy 0
-    (and copy 1 in a pair of two); wilds are numbered in face order.
+    (and copy 1 in a pair of two); wilds are numbered in face order. The
+    pairs come in face order, which is the canonical order (see `_finish`):
+    no two pairs show the same face.
     """
-    doubles = _held_faces(x, 2)
-    singles = _held_faces(x, 1)
-    melds = [_pair(okey_face, f, _PAIR_TWO_NATURALS, 0) for f in doubles]
-    melds += [_pair(okey_face, f, _PAIR_WITH_WILD, used) for used, f in enumerate(singles)]
-    if wilds > len(singles):
+    doubles = x >> 1 & LOW
+    held = (x | doubles) & LOW
+    melds = []
+    used = 0
+    rest = held
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        face = (low.bit_length() - 1) // 3
+        if doubles & low:
+            melds.append(_pair(okey_face, face, _PAIR_TWO_NATURALS, 0))
+        else:
+            melds.append(_pair(okey_face, face, _PAIR_WITH_WILD, used))
+            used += 1
+    if wilds > used:
         # Two wilds paired together stand for a face no other pair shows: the
         # okey's own face when free, otherwise the lowest free face.
-        taken = set(doubles) | set(singles)
-        free = okey_face if okey_face not in taken else min(set(range(52)) - taken)
-        melds.append(_pair(okey_face, free, _PAIR_OF_WILDS, len(singles)))
-    return _finish(melds)
+        free_faces = LOW & ~held
+        free_bit = ONE[okey_face] if free_faces & ONE[okey_face] else free_faces & -free_faces
+        free = (free_bit.bit_length() - 1) // 3
+        place = (held & (free_bit - 1)).bit_count()  # pairs of lower faces come first
+        melds.insert(place, _pair(okey_face, free, _PAIR_OF_WILDS, used))
+    return tuple.__new__(Arrangement, (tuple(melds),))
 
 
 def arrange_kafa(okey_face: int, x: int, colour: int) -> Arrangement:
