@@ -20,7 +20,7 @@ from okey_rules.melds import (
     splits_fully,
     wilds_can_serve,
 )
-from okey_rules.packed import GUARD, LOW, ONE, partnerless, singles
+from okey_rules.packed import FIELD, GUARD, LOW, ONE, partnerless, singles
 from okey_rules.pairs import is_seven_pairs, kafa_colour
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FALSE_JOKER_FACE, TILE_OF_CODE, Tile, check_tile_multiset, format_tile
@@ -41,29 +41,38 @@ def _validate(tiles: Sequence[Tile], okey: Tile, sizes: tuple[int, ...]) -> tupl
     okey_face = okey.face
     if okey_face == FALSE_JOKER_FACE:
         raise InvalidInputError("okey", "a false joker cannot be the okey")
-    x, wilds = packed_hand([t.face for t in tiles], okey_face)
-    # Two copies per face at most: no field may reach 3, and the fields must
-    # add up to the naturals (a field that overflowed would not).
-    total = (x & LOW).bit_count() + 2 * (x >> 1 & LOW).bit_count() + 4 * (x >> 2 & LOW).bit_count()
-    if x & (x >> 1) & LOW or x & GUARD or wilds > 2 or total + wilds != count:
+    # The numbered tiles as they are, counted per face (no field for false jokers).
+    physical = sum([_ONE_OR_NOTHING[t.face] for t in tiles])
+    # Two copies per face at most: no field may reach 3 (bit 2 set, or bits 0
+    # and 1). The fields then count the numbered tiles and the rest are false
+    # jokers, two at most; a field that overflowed (8 copies or more) would
+    # leave at least seven tiles uncounted, and so too many "false jokers".
+    numbered = (physical & LOW).bit_count() + 2 * (physical >> 1 & LOW).bit_count()
+    jokers = count - numbered
+    if physical & (physical >> 1) & LOW or physical & GUARD or jokers > 2:
         check_tile_multiset(tiles)  # names the offending tile
         raise AssertionError("unreachable: the packed hand said a face repeats")
-    return x, wilds
+    return _played(physical, jokers, okey_face)
 
 
-# ONE per face, and nothing for the false joker: `packed_hand` adds those apart.
+# ONE per face, and nothing for the false joker: `_played` adds those apart.
 _ONE_OR_NOTHING = (*ONE, 0)
 
 
+def _played(physical: int, jokers: int, okey_face: int) -> tuple[int, int]:
+    """(packed naturals, wild count) from the numbered tiles and the false jokers (§2).
+
+    Okey tiles are wild, so they leave the naturals; a false joker plays as
+    the okey's face, so it joins them there.
+    """
+    wilds = physical >> (FIELD * okey_face) & 7
+    return physical + (jokers - wilds) * ONE[okey_face], wilds
+
+
 def packed_hand(faces: list[int], okey_face: int) -> tuple[int, int]:
-    """(packed naturals, wild count): okey tiles are wild, a false joker is the okey's face (§2)."""
-    # Whole-list operations (counted and summed in C), then the two corrections.
-    x = sum(map(_ONE_OR_NOTHING.__getitem__, faces))
-    wilds = faces.count(okey_face)
-    jokers = faces.count(FALSE_JOKER_FACE)
-    if wilds or jokers:
-        x += (jokers - wilds) * ONE[okey_face]
-    return x, wilds
+    """(packed naturals, wild count) of a valid hand given by physical faces (52: false joker)."""
+    physical = sum(map(_ONE_OR_NOTHING.__getitem__, faces))
+    return _played(physical, faces.count(FALSE_JOKER_FACE), okey_face)
 
 
 def _verdict(
