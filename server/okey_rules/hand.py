@@ -20,7 +20,7 @@ from okey_rules.melds import (
     splits_fully,
     wilds_can_serve,
 )
-from okey_rules.packed import FIELD, GUARD, LOW, ONE, partnerless, singles
+from okey_rules.packed import FIELD, LOW, ONE, partnerless, singles
 from okey_rules.pairs import is_seven_pairs, kafa_colour
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FALSE_JOKER_FACE, TILE_OF_CODE, Tile, check_tile_multiset, format_tile
@@ -43,13 +43,14 @@ def _validate(tiles: Sequence[Tile], okey: Tile, sizes: tuple[int, ...]) -> tupl
         raise InvalidInputError("okey", "a false joker cannot be the okey")
     # The numbered tiles as they are, counted per face (no field for false jokers).
     physical = sum([_ONE_OR_NOTHING[t.face] for t in tiles])
-    # Two copies per face at most: no field may reach 3 (bit 2 set, or bits 0
-    # and 1). The fields then count the numbered tiles and the rest are false
-    # jokers, two at most; a field that overflowed (8 copies or more) would
-    # leave at least seven tiles uncounted, and so too many "false jokers".
+    # Two copies per face at most. A field holding 3 has bits 0 and 1 set.
+    # Counting bits 0 and 1 of every field counts the numbered tiles when no
+    # field holds more than 3; the rest are false jokers, two at most. A field
+    # holding 4 to 7 hides at least four tiles from that count, and one that
+    # overflowed (8 copies or more) at least seven: too many "false jokers".
     numbered = (physical & LOW).bit_count() + 2 * (physical >> 1 & LOW).bit_count()
     jokers = count - numbered
-    if physical & (physical >> 1) & LOW or physical & GUARD or jokers > 2:
+    if jokers > 2 or physical & (physical >> 1) & LOW:
         check_tile_multiset(tiles)  # names the offending tile
         raise AssertionError("unreachable: the packed hand said a face repeats")
     return _played(physical, jokers, okey_face)

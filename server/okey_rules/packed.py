@@ -1,9 +1,9 @@
 """Bit-packed tile counts: a hand as one int, three bits per face (faces 0..51).
 
 Field ``f`` (bits ``3f .. 3f+2``) holds how many naturals play as face ``f``
-(0-2; a false joker plays as the okey's face). Bit 2 of every field stays
-clear in a valid hand (`GUARD` finds one that is not); bit 0 of a field read
-as ``(x | x >> 1) & LOW`` says whether the face is held at all.
+(0-2; a false joker plays as the okey's face), so bit 2 of every field stays
+clear in a valid hand; bit 0 of a field read as ``(x | x >> 1) & LOW`` says
+whether the face is held at all.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ FIELD = 3
 FACES52 = 52
 ONE = tuple(1 << (FIELD * f) for f in range(FACES52))
 LOW = sum(ONE)  # bit 0 of every field
-GUARD = LOW << 2  # bit 2 of every field
 COLOUR_MASK = tuple(
     sum((7 << (FIELD * (c * NUMBERS + i))) for i in range(NUMBERS)) for c in range(4)
 )

@@ -11,11 +11,13 @@ import random
 
 import pytest
 import reference
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from okey_rules.errors import InvalidInputError
 from okey_rules.hand import check_hand, winning_discards
 from okey_rules.hand_types import MeldKind, WinKind
 from okey_rules.ruleset import Ruleset, preset
-from okey_rules.tiles import Tile, okey_for, parse_tile, parse_tiles
+from okey_rules.tiles import Tile, check_tile_multiset, okey_for, parse_tile, parse_tiles
 
 CLASSIC = preset("classic")
 RULESETS = {
@@ -319,3 +321,30 @@ def test_a_cleared_search_table_still_answers_rules_3():
         table.clear()
     assert check_hand(hand, okey).winning
     assert winning_discards([*hand, parse_tile("R9")], okey).discards[0].tile == parse_tile("R9")
+
+
+# Faces crowded onto a few values (and the false joker, 52), so that three or
+# more copies, even eight or more (a packed field overflowing), come up often.
+_crowded_hands = st.lists(
+    st.sampled_from([0, 1, 12, 13, 25, 51, 52]), min_size=14, max_size=15
+).map(lambda faces: [Tile.from_face(face) for face in faces])
+
+
+@settings(max_examples=300, deadline=None)
+@given(tiles=_crowded_hands, okey_face=st.sampled_from([0, 1, 13, 40]))
+def test_only_tiles_one_set_can_hold_are_checked_rules_1(tiles, okey_face):
+    # RULES.md §1: two copies of each tile, two false jokers. The engine's
+    # packed count must refuse exactly what check_tile_multiset refuses,
+    # naming the same tile, however many copies a face has.
+    check = check_hand if len(tiles) == 14 else winning_discards
+    try:
+        check_tile_multiset(tiles)
+        expected = None
+    except InvalidInputError as exc:
+        expected = exc.field
+    try:
+        check(tiles, Tile.from_face(okey_face))
+        got = None
+    except InvalidInputError as exc:
+        got = exc.field
+    assert got == expected
