@@ -48,11 +48,10 @@ def partnerless(x: int, wrap: bool, with_lonely: bool = True) -> tuple[int, int]
     `with_lonely` the first item is 0 and only the needy faces are worked out.
     """
     p = (x | x >> 1) & LOW
-    up1 = p >> 3 & DOWN1  # the next number of the same colour is held
-    up2 = p >> 6 & DOWN2
-    down1 = p << 3 & UP1
-    down2 = p << 6 & UP2
-    runs = (up1 & up2) | (down1 & (up1 | down2))
+    # Runs of three held faces, flagged at their first face (a run cannot
+    # start at 12 or 13), then at all three.
+    starts = p & p >> 3 & p >> 6 & DOWN2
+    runs = starts | starts << 3 | starts << 6
     if wrap:
         # 12-13-1 is a run of each of its tiles when all three are held:
         # flagged at the 1 (field 0 of a colour), then copied to the 12 and 13.
@@ -67,7 +66,8 @@ def partnerless(x: int, wrap: bool, with_lonely: bool = True) -> tuple[int, int]
     needy = p & ~(runs | (r1 & (r2 | r3)) | (r2 & r3))
     if not with_lonely:
         return 0, needy
-    near = up1 | up2 | down1 | down2 | r1 | r2 | r3
+    # A partner: the same colour within two numbers, or the same number.
+    near = (p >> 3 & DOWN1) | (p >> 6 & DOWN2) | (p << 3 & UP1) | (p << 6 & UP2) | r1 | r2 | r3
     if wrap:
         # 12-13-1: a 1 neighbours 12 and 13, a 12 the 1, a 13 the 1.
         near |= (p >> 33 | p >> 36) & AT0 | p << 33 & AT11 | p << 36 & AT12
