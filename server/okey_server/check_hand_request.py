@@ -30,14 +30,10 @@ from okey_server.convert_tile import (
     tiles_from_notation,
     tiles_from_proto,
 )
+from okey_server.rpc_wrapper import undecodable
 
 HAND_SIZES = (14, 15)
 Inputs = tuple[list[Tile], Tile, Tile, Ruleset]  # tiles, indicator, okey, rules
-
-
-def undecodable(error: Exception) -> str:
-    """What a caller is told about request bytes that do not parse."""
-    return f"the request body does not decode: {error}"
 
 
 def check_hand_inputs(data: bytes) -> Inputs:

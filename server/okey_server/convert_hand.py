@@ -8,6 +8,9 @@ field by field.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
 from google.protobuf.message import Message
 from okey.v1 import hand_pb2
 from okey_rules.hand_types import (
@@ -52,7 +55,7 @@ _KIND_BYTES: dict[MeldKind, bytes] = {
 # are also kept by identity, which is the cheaper lookup; that entry holds the
 # Placed itself so that its id cannot be reused while the entry lives. Bounded
 # by clearing, for callers that build their own.
-_PLACED_LIMIT = 1 << 15
+_KEPT_LIMIT = 1 << 15  # entries per identity-keyed dict
 _placed: dict[int, tuple[Placed, bytes, str]] = {}
 _placed_by_content: dict[tuple[int, int, bool], tuple[bytes, str]] = {}
 
@@ -70,10 +73,7 @@ def _placed_entry(placed: Placed) -> tuple[Placed, bytes, str]:
             hand_pb2.Meld(tiles=[message]).SerializeToString(),
             placed.notation(),
         )
-    if len(_placed) >= _PLACED_LIMIT:
-        _placed.clear()
-    entry = _placed[id(placed)] = (placed, *content)
-    return entry
+    return _remember(_placed, (placed, *content))
 
 
 def _varint(value: int) -> bytes:
@@ -109,38 +109,50 @@ _MELDS_TAG = _tag(hand_pb2.Arrangement, "melds", _LENGTH_DELIMITED)
 # The engine hands out the same Meld object for the same meld (it keeps the
 # melds it built), so these are keyed by identity; the entry holds the Meld
 # itself, so its id cannot be reused while the entry lives. Bounded by clearing.
-_MELD_WIRE_LIMIT = 1 << 15
 _meld_wire: dict[int, tuple[Meld, bytes, str]] = {}
 
 
 def _wire_of(meld: Meld) -> tuple[Meld, bytes, str]:
-    placed_entries = _placed
-    datas = [_KIND_BYTES[meld.kind]]
-    notations = []
-    for placed in meld.tiles:
-        entry = placed_entries.get(id(placed))
-        if entry is None or entry[0] is not placed:
-            entry = _placed_entry(placed)
-        datas.append(entry[1])
-        notations.append(entry[2])
-    meld_entry = (meld, _delimited(_MELDS_TAG, b"".join(datas)), " ".join(notations))
-    if len(_meld_wire) >= _MELD_WIRE_LIMIT:
-        _meld_wire.clear()
-    _meld_wire[id(meld)] = meld_entry
-    return meld_entry
+    datas, notations = _looked_up(meld.tiles, _placed, _placed_entry)
+    body = _KIND_BYTES[meld.kind] + b"".join(datas)
+    return _remember(_meld_wire, (meld, _delimited(_MELDS_TAG, body), " ".join(notations)))
 
 
 def _arrangement_parts(arrangement: Arrangement) -> tuple[bytes, str]:
     """The melds of `arrangement` as Arrangement.melds entries, and its notation."""
-    parts = []
-    notations = []
-    for meld in arrangement.melds:
-        entry = _meld_wire.get(id(meld))
-        if entry is None or entry[0] is not meld:
-            entry = _wire_of(meld)
-        parts.append(entry[1])
-        notations.append(entry[2])
+    parts, notations = _looked_up(arrangement.melds, _meld_wire, _wire_of)
     return b"".join(parts), " | ".join(notations)
+
+
+_Item = TypeVar("_Item")
+
+
+def _looked_up(
+    items: Iterable[_Item],
+    kept: dict[int, tuple[_Item, bytes, str]],
+    build: Callable[[_Item], tuple[_Item, bytes, str]],
+) -> tuple[list[bytes], list[str]]:
+    """Each item's bytes and notation, kept by identity (see `_placed`), built when missing."""
+    datas = []
+    notations = []
+    for item in items:
+        entry = kept.get(id(item))
+        if entry is None or entry[0] is not item:
+            entry = build(item)
+        datas.append(entry[1])
+        notations.append(entry[2])
+    return datas, notations
+
+
+def _remember(
+    kept: dict[int, tuple[_Item, bytes, str]], entry: tuple[_Item, bytes, str]
+) -> tuple[_Item, bytes, str]:
+    """Keeps `entry` by its item's identity; clears the dict when it is full."""
+    if len(kept) >= _KEPT_LIMIT:
+        kept.clear()
+    # A benign race: two threads may build equal entries; either one serves.
+    kept[id(entry[0])] = entry
+    return entry
 
 
 def arrangement_bytes(arrangement: Arrangement) -> bytes:

@@ -46,6 +46,11 @@ class Undecodable:
         self.error = error
 
 
+def undecodable(error: Exception) -> str:
+    """What a caller is told about request bytes that do not parse."""
+    return f"the request body does not decode: {error}"
+
+
 def tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], Any] | None:
     """A deserializer that never raises: grpc would answer INTERNAL for a bad body."""
     if deserializer is None:
@@ -55,7 +60,7 @@ def tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], A
         try:
             return deserializer(data)
         except Exception as exc:  # DecodeError and friends: the caller sent bad bytes
-            return Undecodable(f"the request body does not decode: {exc}")
+            return Undecodable(undecodable(exc))
 
     return deserialize
 
