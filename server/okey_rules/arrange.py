@@ -38,53 +38,34 @@ def _natural_placed(okey_face: int) -> tuple[Placed, ...]:
     )
 
 
-class _Taker:
-    """Hands out tiles for meld slots.
+def _take(
+    okey_face: int, slots: Sequence[tuple[int, bool]], used: int, taken: int
+) -> tuple[Placed, ...]:
+    """The tiles for a meld's slots: a wild where the slot says so, else the face's tile.
 
     Hand checking ignores the copy index (the proto says so), so the tiles of
     an arrangement are canonical: a face's first use is copy 0, its second
     copy 1; a natural playing as the okey's face is a false joker, and a wild
-    is an okey tile. This makes the answer independent of the input order.
+    is an okey tile, the first placed copy 0. This makes the answer
+    independent of the input order. `used` counts the wilds placed before,
+    and `taken` flags (bit 0 of each packed field) the faces whose first copy
+    is placed already.
     """
-
-    __slots__ = ("okey_face", "placed", "seen", "wilds_used")
-
-    def __init__(self, okey_face: int) -> None:
-        self.okey_face = okey_face
-        self.placed = _natural_placed(okey_face)
-        self.seen: set[int] = set()
-        self.wilds_used = 0
-
-    def natural(self, face: int) -> Placed:
-        code = FALSE_JOKER_FACE if face == self.okey_face else face
-        if code in self.seen:
-            return self.placed[code + FACES]
-        self.seen.add(code)
-        return self.placed[code]
-
-    def wild(self, stands_for: int) -> Placed:
-        self.wilds_used += 1
-        return _WILD_PLACED[self.okey_face + FACES * (self.wilds_used - 1)][stands_for]
-
-    def take(self, slots: Sequence[tuple[int, bool]]) -> tuple[Placed, ...]:
-        """The tiles for a meld's slots: a wild where the slot says so, else the face's tile."""
-        # `natural` and `wild` inlined: this runs for every tile of every winning hand.
-        seen = self.seen
-        placed = self.placed
-        okey_face = self.okey_face
-        out = []
-        for face, is_wild in slots:
-            if is_wild:
-                out.append(_WILD_PLACED[okey_face + FACES * self.wilds_used][face])
-                self.wilds_used += 1
+    placed = _natural_placed(okey_face)
+    out = []
+    for face, is_wild in slots:
+        if is_wild:
+            out.append(_WILD_PLACED[okey_face + FACES * used][face])
+            used += 1
+        else:
+            code = FALSE_JOKER_FACE if face == okey_face else face
+            bit = ONE[face]
+            if taken & bit:
+                code += FACES
             else:
-                code = FALSE_JOKER_FACE if face == okey_face else face
-                if code in seen:
-                    out.append(placed[code + FACES])
-                else:
-                    seen.add(code)
-                    out.append(placed[code])
-        return tuple(out)
+                taken |= bit
+            out.append(placed[code])
+    return tuple(out)
 
 
 def _order(meld: Meld) -> tuple[int, ...]:
@@ -188,13 +169,8 @@ def arrange_melds(okey_face: int, melds: Sequence[Template]) -> Arrangement:
 
 def _build(template: Template, okey_face: int, used: int, clash: int) -> Meld:
     """A meld's tiles after `used` wilds, the faces flagged in `clash` taken once already."""
-    taker = _Taker(okey_face)
-    taker.wilds_used = used
-    for face, wild in template.slots:
-        if not wild and clash >> (3 * face) & 1:
-            taker.natural(face)  # the first copy went to an earlier meld
     kind = MeldKind.RUN if template.colour_bit else MeldKind.SET
-    return tuple.__new__(Meld, (kind, taker.take(template.slots)))
+    return tuple.__new__(Meld, (kind, _take(okey_face, template.slots, used, clash)))
 
 
 _first = itemgetter(0)
@@ -210,14 +186,8 @@ def _pair(okey_face: int, face: int, made: int, used: int) -> Meld:
     key = (okey_face, face, made, used)
     meld = _built_pairs.get(key)
     if meld is None:
-        pool = _Taker(okey_face)
-        pool.wilds_used = used
-        if made == _PAIR_TWO_NATURALS:
-            tiles = (pool.natural(face), pool.natural(face))
-        elif made == _PAIR_WITH_WILD:
-            tiles = (pool.natural(face), pool.wild(face))
-        else:
-            tiles = (pool.wild(face), pool.wild(face))
+        slots = ((face, made == _PAIR_OF_WILDS), (face, made != _PAIR_TWO_NATURALS))
+        tiles = _take(okey_face, slots, used, 0)
         if len(_built_pairs) >= _MELD_LIMIT:
             _built_pairs.clear()
         meld = _built_pairs[key] = tuple.__new__(Meld, (MeldKind.PAIR, tiles))
@@ -259,17 +229,18 @@ def arrange_pairs(okey_face: int, x: int, wilds: int) -> Arrangement:
 
 def arrange_kafa(okey_face: int, x: int, colour: int) -> Arrangement:
     """Kafa shown as the runs it is made of: 1-2-3 and 4..13-1."""
-    pool = _Taker(okey_face)
-    held = {face: (x >> (3 * face)) & 7 for face in range(colour * NUMBERS, colour * NUMBERS + 13)}
+    left = {face: (x >> (3 * face)) & 7 for face in range(colour * NUMBERS, colour * NUMBERS + 13)}
     melds = []
+    used = 0
+    taken = 0
     for numbers in ((1, 2, 3), (*range(4, 14), 1)):
-        placed = []
+        slots = []
         for number in numbers:
             face = colour * NUMBERS + number - 1
-            if held[face]:
-                held[face] -= 1
-                placed.append(pool.natural(face))
-            else:
-                placed.append(pool.wild(face))
-        melds.append(Meld(MeldKind.RUN, tuple(placed)))
+            slots.append((face, not left[face]))
+            if left[face]:
+                left[face] -= 1
+        melds.append(Meld(MeldKind.RUN, _take(okey_face, slots, used, taken)))
+        used += sum(wild for _, wild in slots)
+        taken |= sum(ONE[face] for face, wild in slots if not wild)
     return _finish(melds)
