@@ -33,6 +33,11 @@ AT11 = _index_mask({11})
 AT12 = _index_mask({12})
 
 
+# Times a flag at a colour's 1: the flag at its 1, 12 and 13. The three land
+# in different fields, so the product has no carries.
+_AT_1_12_13 = 1 | 1 << 33 | 1 << 36
+
+
 def singles(x: int) -> int:
     """How many faces are held exactly once."""
     return (x & ~(x >> 1) & LOW).bit_count()
@@ -56,7 +61,7 @@ def partnerless(x: int, wrap: bool, with_lonely: bool = True) -> tuple[int, int]
         # 12-13-1 is a run of each of its tiles when all three are held:
         # flagged at the 1 (field 0 of a colour), then copied to the 12 and 13.
         triple = p & p >> 33 & p >> 36 & AT0
-        runs |= triple | triple << 33 | triple << 36
+        runs |= triple * _AT_1_12_13
     # The same number in the other colours: the colour blocks rotated (the
     # presence written twice over, so each rotation is one shift).
     twice = p | p << 156

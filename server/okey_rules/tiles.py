@@ -202,7 +202,9 @@ def check_tile_multiset(tiles: Sequence[Tile], field: str = "tiles") -> None:
     """
     if len(tiles) <= _PACKED_UP_TO:
         # The usual answer (all is well) in a few integer operations.
-        counts_packed = sum([_COUNT_ONE[tile.face] for tile in tiles])
+        counts_packed = 0
+        for tile in tiles:
+            counts_packed += _COUNT_ONE[tile.face]
         if not (counts_packed + _PLUS_13) & _TOP_BITS:
             return
     counts = [0] * FACES
