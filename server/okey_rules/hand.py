@@ -20,7 +20,7 @@ from okey_rules.melds import (
     splits_fully,
     wilds_can_serve,
 )
-from okey_rules.packed import FIELD, LOW, ONE, partnerless, singles
+from okey_rules.packed import FIELD, LOW, ONE, lonely_among, needy_faces, singles
 from okey_rules.pairs import is_seven_pairs, kafa_colour
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FALSE_JOKER_FACE, TILE_OF_CODE, Tile, check_tile_multiset, format_tile
@@ -187,7 +187,8 @@ def _melds_discards(
 
     # Tiles lonely or needy among all 15 stay so after any other discard
     # (see `may_split`), which rules out most discards without a search.
-    alone, needy = partnerless(full, wrap)
+    needy = needy_faces(full, wrap)
+    alone = lonely_among(full, needy, wrap) if wilds else 0  # without wilds, needy is enough
     held = full | full >> 1  # all 15: a superset of what any 14 hold, as the test allows
     if wilds_can_serve(alone, needy, wilds, wrap, held):
         # The test is monotone, so it passes after every discard too.

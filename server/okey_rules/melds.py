@@ -16,9 +16,10 @@ from okey_rules.packed import (
     LOW,
     ONE,
     colours_in,
+    lonely_among,
+    needy_faces,
     numbers_of,
     one_wild_run_fits,
-    partnerless,
 )
 
 
@@ -26,7 +27,7 @@ def may_split(x: int, wilds: int, wrap: bool) -> bool:
     """Cheap necessary test: can the tiles that need wilds get them?
 
     A needy tile (no wildless meld of held faces holds it, see
-    `partnerless`) sits in a meld with a wild, and there are at most two
+    `needy_faces`) sits in a meld with a wild, and there are at most two
     such melds. Each meld is one colour (a run) or one number (a set), so:
 
     - with no wild, no tile may be needy;
@@ -42,10 +43,19 @@ def may_split(x: int, wilds: int, wrap: bool) -> bool:
       or one number) or in two melds of one wild each, each a set or a run
       whose needy tiles lie within five positions.
     """
+    needy = needy_faces(x, wrap)
+    if not needy:
+        return True
     if not wilds:
-        return not partnerless(x, wrap, with_lonely=False)[1]
-    alone, needy = partnerless(x, wrap)
-    return wilds_can_serve(alone, needy, wilds, wrap, x | x >> 1)
+        return False
+    # `wilds_can_serve`'s tests, in the order cheapest first, so that lonely
+    # tiles are looked for only when they decide.
+    held = x | x >> 1
+    if wilds == 1:
+        return _shapes_fit(needy, 1, wrap, held) and not lonely_among(x, needy, wrap)
+    if colours_in(needy) == 1:
+        return True
+    return not lonely_among(x, needy, wrap) and _shapes_fit(needy, 2, wrap, held)
 
 
 def wilds_can_serve(alone: int, needy: int, wilds: int, wrap: bool, held: int) -> bool:
@@ -61,13 +71,16 @@ def wilds_can_serve(alone: int, needy: int, wilds: int, wrap: bool, held: int) -
     if wilds == 0:
         return False
     if wilds == 1:
-        if alone:
-            return False
-        if _one_of(numbers_of(needy)):
-            return True
-        return _one_wild_run(needy, held, wrap)
+        return not alone and _shapes_fit(needy, 1, wrap, held)
     if alone:
         return colours_in(needy) == 1
+    return _shapes_fit(needy, 2, wrap, held)
+
+
+def _shapes_fit(needy: int, wilds: int, wrap: bool, held: int) -> bool:
+    """Could melds with `wilds` wilds (1 or 2) hold every needy tile, none of them lonely?"""
+    if wilds == 1:
+        return _one_of(numbers_of(needy)) or _one_wild_run(needy, held, wrap)
     return _two_groups(needy, wrap, held)
 
 

@@ -24,13 +24,8 @@ def _index_mask(indices: set[int]) -> int:
     return sum(ONE[c * NUMBERS + i] for c in range(4) for i in indices)
 
 
-UP1 = _index_mask(set(range(1, 13)))
-UP2 = _index_mask(set(range(2, 13)))
-DOWN1 = _index_mask(set(range(0, 12)))
 DOWN2 = _index_mask(set(range(0, 11)))
 AT0 = _index_mask({0})
-AT11 = _index_mask({11})
-AT12 = _index_mask({12})
 
 
 # Times a flag at a colour's 1: the flag at its 1, 12 and 13. The three land
@@ -43,14 +38,20 @@ def singles(x: int) -> int:
     return (x & ~(x >> 1) & LOW).bit_count()
 
 
-def partnerless(x: int, wrap: bool, with_lonely: bool = True) -> tuple[int, int]:
+def partnerless(x: int, wrap: bool) -> tuple[int, int]:
     """(lonely, needy): held faces with no partner at all, and with no wildless meld.
 
-    A face is needy when no set or run of three held faces holds it (by
-    presence only, so this is a necessary test): in any split it sits in a
-    meld with a wild. Lonely faces are needy too: a partner is a tile of the same colour
-    within two numbers (12-13-1 counted with `wrap`) or of the same number. Without
-    `with_lonely` the first item is 0 and only the needy faces are worked out.
+    See `needy_faces` and `lonely_among`.
+    """
+    needy = needy_faces(x, wrap)
+    return lonely_among(x, needy, wrap), needy
+
+
+def needy_faces(x: int, wrap: bool) -> int:
+    """The held faces that no set or run of three held faces holds (flags at bit 0).
+
+    By presence only, so this is a necessary test: in any split a needy face
+    sits in a meld with a wild.
     """
     p = (x | x >> 1) & LOW
     # Runs of three held faces, flagged at their first face (a run cannot
@@ -68,15 +69,52 @@ def partnerless(x: int, wrap: bool, with_lonely: bool = True) -> tuple[int, int]
     r1 = twice >> 39 & LOW
     r2 = twice >> 78 & LOW
     r3 = twice >> 117 & LOW
-    needy = p & ~(runs | (r1 & (r2 | r3)) | (r2 & r3))
-    if not with_lonely:
-        return 0, needy
-    # A partner: the same colour within two numbers, or the same number.
-    near = (p >> 3 & DOWN1) | (p >> 6 & DOWN2) | (p << 3 & UP1) | (p << 6 & UP2) | r1 | r2 | r3
-    if wrap:
-        # 12-13-1: a 1 neighbours 12 and 13, a 12 the 1, a 13 the 1.
-        near |= (p >> 33 | p >> 36) & AT0 | p << 33 & AT11 | p << 36 & AT12
-    return p & ~near, needy
+    return p & ~(runs | (r1 & (r2 | r3)) | (r2 & r3))
+
+
+def lonely_among(x: int, needy: int, wrap: bool) -> int:
+    """The flagged `needy` faces of hand `x` that have no partner in it.
+
+    Only needy faces can be lonely, and the tests that ask have few of them,
+    so each is looked at on its own.
+    """
+    partners = _PARTNERS[wrap]
+    lonely = 0
+    rest = needy
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        if not x & partners[low.bit_length()]:
+            lonely |= low
+    return lonely
+
+
+def _are_partners(face: int, other: int, wrap: bool) -> bool:
+    """Partners: the same number in another colour, or the same colour within
+    two numbers (12-13-1 counted with `wrap`, so a 1 neighbours 12 and 13)."""
+    colour, number = divmod(face, NUMBERS)
+    other_colour, other_number = divmod(other, NUMBERS)
+    if colour != other_colour:
+        return number == other_number
+    gap = abs(number - other_number)
+    if 0 < gap <= 2:
+        return True
+    return wrap and 0 in (number, other_number) and NUMBERS - gap <= 2
+
+
+def _partner_table(wrap: bool) -> tuple[int, ...]:
+    """Per face, indexed by the bit length of its field's bit 0: every count
+    bit (the whole field) of each of its partners, so ``x & entry`` is nonzero
+    exactly when hand `x` holds one."""
+    table = [0] * (FIELD * FACES52 + 1)
+    for face in range(FACES52):
+        table[FIELD * face + 1] = sum(
+            7 << (FIELD * other) for other in range(FACES52) if _are_partners(face, other, wrap)
+        )
+    return tuple(table)
+
+
+_PARTNERS = (_partner_table(False), _partner_table(True))
 
 
 def colours_in(bits: int) -> int:

@@ -99,6 +99,31 @@ def test_partnerless_marks_lonely_and_needy_faces():
     assert [f for f in range(52) if needy >> (3 * f) & 1] == faces
 
 
+def _partners_by_definition(face: int, other: int, wrap: bool) -> bool:
+    """RULES.md §3 partners: same number in another colour, or same colour within two numbers."""
+    colour, number = divmod(face, 13)
+    other_colour, other_number = divmod(other, 13)
+    if face == other:
+        return False
+    if colour != other_colour:
+        return number == other_number
+    gap = abs(number - other_number)
+    return gap <= 2 or (wrap and 13 - gap <= 2 and 0 in (number, other_number))
+
+
+@pytest.mark.parametrize("wrap", [True, False], ids=["wrap", "no-wrap"])
+@BOUNDED
+@given(faces=st.sets(st.integers(0, 51), max_size=15), twice=st.sets(st.integers(0, 51)))
+def test_lonely_faces_are_those_without_a_partner_however_many_are_needy(wrap, faces, twice):
+    # partnerless finds lonely faces one by one when few tiles are needy and
+    # with whole-hand shifts otherwise: both must agree with the definition.
+    x = sum((2 if f in twice else 1) << (3 * f) for f in faces)
+    alone, needy = partnerless(x, wrap)
+    expected = {f for f in faces if not any(_partners_by_definition(f, g, wrap) for g in faces)}
+    assert {f for f in range(52) if alone >> (3 * f) & 1} == expected
+    assert alone & ~needy == 0
+
+
 @pytest.mark.parametrize("wrap", [True, False], ids=["wrap", "no-wrap"])
 @BOUNDED
 @given(hand=built_hands(size=15, max_swaps=2), drop=st.integers(0, 51), wilds=st.integers(0, 2))
