@@ -91,10 +91,13 @@ def _one_of(bits: int) -> bool:
 
 def _one_wild_run(tiles: int, held: int, wrap: bool) -> bool:
     """Could a run with one wild hold all the flagged tiles (see `one_wild_run_fits`)?"""
-    colours = [mask for mask in COLOUR_MASK if tiles & mask]
-    if len(colours) != 1:
-        return False
-    return one_wild_run_fits(numbers_of(tiles), numbers_of(held & colours[0]), wrap)
+    for mask in COLOUR_MASK:
+        if tiles & mask:
+            # The first colour found must hold them all.
+            if tiles & ~mask:
+                return False
+            return one_wild_run_fits(numbers_of(tiles), numbers_of(held & mask), wrap)
+    return False
 
 
 def _two_groups(needy: int, wrap: bool, held: int) -> bool:

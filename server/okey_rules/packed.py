@@ -119,7 +119,8 @@ _PARTNERS = (_partner_table(False), _partner_table(True))
 
 def colours_in(bits: int) -> int:
     """How many colours hold at least one of the flagged fields."""
-    return sum(1 for mask in COLOUR_MASK if bits & mask)
+    red, yellow, blue, black = COLOUR_MASK
+    return (bits & red != 0) + (bits & yellow != 0) + (bits & blue != 0) + (bits & black != 0)
 
 
 _FIRST_COLOUR = COLOUR_MASK[0] & LOW
