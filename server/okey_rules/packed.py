@@ -38,15 +38,6 @@ def singles(x: int) -> int:
     return (x & ~(x >> 1) & LOW).bit_count()
 
 
-def partnerless(x: int, wrap: bool) -> tuple[int, int]:
-    """(lonely, needy): held faces with no partner at all, and with no wildless meld.
-
-    See `needy_faces` and `lonely_among`.
-    """
-    needy = needy_faces(x, wrap)
-    return lonely_among(x, needy, wrap), needy
-
-
 def needy_faces(x: int, wrap: bool) -> int:
     """The held faces that no set or run of three held faces holds (flags at bit 0).
 

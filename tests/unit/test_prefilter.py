@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from okey_rules.hand import packed_hand
 from okey_rules.melds import may_split, wilds_can_serve
-from okey_rules.packed import one_wild_run_fits, partnerless
+from okey_rules.packed import lonely_among, needy_faces, one_wild_run_fits
 from okey_rules.tiles import Tile, parse_tile, parse_tiles
 from strategies import built_hands
 
@@ -115,8 +115,8 @@ def _partners_by_definition(face: int, other: int, wrap: bool) -> bool:
 @BOUNDED
 @given(faces=st.sets(st.integers(0, 51), max_size=15), twice=st.sets(st.integers(0, 51)))
 def test_lonely_faces_are_those_without_a_partner_however_many_are_needy(wrap, faces, twice):
-    # partnerless finds lonely faces one by one when few tiles are needy and
-    # with whole-hand shifts otherwise: both must agree with the definition.
+    # Lonely faces come from a per-face partner table: it must agree with the
+    # definition, however many faces are needy.
     x = sum((2 if f in twice else 1) << (3 * f) for f in faces)
     alone, needy = partnerless(x, wrap)
     expected = {f for f in faces if not any(_partners_by_definition(f, g, wrap) for g in faces)}
@@ -138,6 +138,12 @@ def test_the_wild_test_is_monotone_so_15_tiles_can_share_it(wrap, hand, drop, wi
     if wilds_can_serve(alone, needy, wilds, wrap, held):
         assert wilds_can_serve(alone & fewer, needy & fewer, wilds, wrap, held)
         assert wilds_can_serve(alone, needy, wilds, wrap, held | ~fewer)
+
+
+def partnerless(x: int, wrap: bool) -> tuple[int, int]:
+    """(lonely, needy) flags of a packed hand, as the engine's tests read them."""
+    needy = needy_faces(x, wrap)
+    return lonely_among(x, needy, wrap), needy
 
 
 def _numbers(*numbers: int) -> int:
