@@ -20,7 +20,7 @@ from okey_rules.melds import (
     splits_fully,
     wilds_can_serve,
 )
-from okey_rules.packed import FIELD, LOW, ONE, lonely_among, needy_faces, singles
+from okey_rules.packed import FIELD, LOW, ONE, needy_faces, singles
 from okey_rules.pairs import is_seven_pairs, kafa_colour
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FALSE_JOKER_FACE, TILE_OF_CODE, Tile, check_tile_multiset, format_tile
@@ -188,9 +188,8 @@ def _melds_discards(
     # Tiles lonely or needy among all 15 stay so after any other discard
     # (see `may_split`), which rules out most discards without a search.
     needy = needy_faces(full, wrap)
-    alone = lonely_among(full, needy, wrap) if wilds else 0  # without wilds, needy is enough
     held = full | full >> 1  # all 15: a superset of what any 14 hold, as the test allows
-    if wilds_can_serve(alone, needy, wilds, wrap, held):
+    if wilds_can_serve(needy, wilds, wrap, held, full):
         # The test is monotone, so it passes after every discard too.
         tries = [okey_face if f == FALSE_JOKER_FACE else f for f in distinct if f != okey_face]
     else:
@@ -200,7 +199,7 @@ def _melds_discards(
         while once:
             low = once & -once
             once ^= low
-            if wilds_can_serve(alone & ~low, needy & ~low, wilds, wrap, held):
+            if wilds_can_serve(needy & ~low, wilds, wrap, held, full):
                 tries.append((low.bit_length() - 1) // 3)
     if len(tries) > _UNIFIED_FROM:
         # Many discards to try: one search over all 15 answers them together.

@@ -47,41 +47,34 @@ def may_split(x: int, wilds: int, wrap: bool) -> bool:
     if not needy:
         return True
     if not wilds:
-        return False
-    # `wilds_can_serve`'s tests, in the order cheapest first, so that lonely
-    # tiles are looked for only when they decide.
-    held = x | x >> 1
-    if wilds == 1:
-        return _shapes_fit(needy, 1, wrap, held) and not lonely_among(x, needy, wrap)
-    if colours_in(needy) == 1:
-        return True
-    return not lonely_among(x, needy, wrap) and _shapes_fit(needy, 2, wrap, held)
+        return False  # the usual refusal, before the held faces are worked out
+    return wilds_can_serve(needy, wilds, wrap, x | x >> 1, x)
 
 
-def wilds_can_serve(alone: int, needy: int, wilds: int, wrap: bool, held: int) -> bool:
-    """`may_split`'s test on given lonely and needy tiles (see there).
+def wilds_can_serve(needy: int, wilds: int, wrap: bool, held: int, hand: int) -> bool:
+    """`may_split`'s test on given needy tiles (see there).
 
-    `held` flags the held faces (bit 0 of each field; it may flag more).
-    Monotone: flagging more lonely or needy tiles, or fewer held ones, never
-    turns a refusal into a pass, so it may be given subsets of the true
-    lonely and needy tiles and a superset of the held ones.
+    `held` flags the held faces (bit 0 of each field; it may flag more), and
+    the lonely tiles are the needy ones without a partner in `hand`.
+    Monotone: flagging more needy tiles, fewer held faces or a hand with
+    fewer partners never turns a refusal into a pass, so it may be given a
+    subset of the true needy tiles and supersets of the held faces and of
+    the hand. The tests run cheapest first, so lonely tiles are looked for
+    only when they decide.
     """
     if not needy:
         return True
     if wilds == 0:
         return False
     if wilds == 1:
-        return not alone and _shapes_fit(needy, 1, wrap, held)
-    if alone:
-        return colours_in(needy) == 1
-    return _shapes_fit(needy, 2, wrap, held)
-
-
-def _shapes_fit(needy: int, wilds: int, wrap: bool, held: int) -> bool:
-    """Could melds with `wilds` wilds (1 or 2) hold every needy tile, none of them lonely?"""
-    if wilds == 1:
-        return _one_of(numbers_of(needy)) or _one_wild_run(needy, held, wrap)
-    return _two_groups(needy, wrap, held)
+        # All needy tiles in one meld with one wild: one number, or one run;
+        # and no lonely tile, which would need two wilds.
+        return (
+            _one_of(numbers_of(needy)) or _one_wild_run(needy, held, wrap)
+        ) and not lonely_among(hand, needy, wrap)
+    if colours_in(needy) == 1:
+        return True  # one run takes both wilds, lonely tiles or not
+    return not lonely_among(hand, needy, wrap) and _two_groups(needy, wrap, held)
 
 
 def _one_of(bits: int) -> bool:

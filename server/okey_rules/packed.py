@@ -110,8 +110,10 @@ _PARTNERS = (_partner_table(False), _partner_table(True))
 
 def colours_in(bits: int) -> int:
     """How many colours hold at least one of the flagged fields."""
-    red, yellow, blue, black = COLOUR_MASK
-    return (bits & red != 0) + (bits & yellow != 0) + (bits & blue != 0) + (bits & black != 0)
+    return (bits & _RED != 0) + (bits & _YELLOW != 0) + (bits & _BLUE != 0) + (bits & _BLACK != 0)
+
+
+_RED, _YELLOW, _BLUE, _BLACK = COLOUR_MASK
 
 
 _FIRST_COLOUR = COLOUR_MASK[0] & LOW

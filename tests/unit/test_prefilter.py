@@ -132,12 +132,13 @@ def test_the_wild_test_is_monotone_so_15_tiles_can_share_it(wrap, hand, drop, wi
     # which is exact only if fewer flagged tiles never turn a pass into a refusal.
     tiles, okey = hand
     x, _ = packed_hand([t.face for t in tiles], okey.face)
-    alone, needy = partnerless(x, wrap)
+    needy = needy_faces(x, wrap)
     fewer = ~(7 << (3 * drop))
     held = x | x >> 1
-    if wilds_can_serve(alone, needy, wilds, wrap, held):
-        assert wilds_can_serve(alone & fewer, needy & fewer, wilds, wrap, held)
-        assert wilds_can_serve(alone, needy, wilds, wrap, held | ~fewer)
+    if wilds_can_serve(needy, wilds, wrap, held, x):
+        assert wilds_can_serve(needy & fewer, wilds, wrap, held, x)
+        assert wilds_can_serve(needy, wilds, wrap, held | ~fewer, x)
+        assert wilds_can_serve(needy, wilds, wrap, held, x | 1 << (3 * drop))
 
 
 def partnerless(x: int, wrap: bool) -> tuple[int, int]:
