@@ -1,6 +1,7 @@
 # okey-rules: `make serve` and `make test` do all the set-up on a fresh clone.
 SHELL := /bin/bash
-PYTHON ?= python3
+# The interpreter .venv is built with: see scripts/pick_python (override: make PYTHON=...).
+PYTHON ?= $(shell scripts/pick_python)
 VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
