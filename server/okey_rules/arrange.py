@@ -115,6 +115,9 @@ _ORDER = attrgetter("order")
 
 # Built melds keyed by (template, okey face, wilds already used, which of its
 # faces an earlier meld already took): a meld's tiles depend on nothing else.
+# The okey face and wilds are left out of the key when the meld has no wild
+# and no false joker, and a meld taking no face a second time besides is
+# keyed by its template alone.
 # Bounded by clearing, like the search's tables.
 _MELD_LIMIT = 1 << 18
 _built: dict[int, Meld] = {}
@@ -122,7 +125,7 @@ _ANY_OKEY = 63 << 2  # in the okey-face bits of a key: no face is 63
 
 
 def arrange_melds(okey_face: int, melds: Sequence[Template]) -> Arrangement:
-    """The arrangement of a split: melds in canonical order, copies canonical (see `_Taker`)."""
+    """The arrangement of a split: melds in canonical order, copies canonical (see `_take`)."""
     # Sets take tiles first, in the search's order, then runs: in the
     # search's order too when each colour has one, else joined where they
     # continue each other, in colour and number order. A face's first use
@@ -151,9 +154,13 @@ def arrange_melds(okey_face: int, melds: Sequence[Template]) -> Arrangement:
         clash = natural & taken
         if template.wilds or natural & okey_one:
             key = (clash << 40) | template.ident << 8 | okey_face << 2 | used
-        else:
+        elif clash:
             # No okey and no false joker in it: the same meld whatever the okey.
             key = (clash << 40) | template.ident << 8 | _ANY_OKEY
+        else:
+            # Most melds besides take no face a second time: the template
+            # alone decides them (a negative key, apart from all others).
+            key = ~template.ident
         meld = built.get(key)
         if meld is None:
             meld = _build(template, okey_face, used, clash)
@@ -164,7 +171,7 @@ def arrange_melds(okey_face: int, melds: Sequence[Template]) -> Arrangement:
         used += template.wilds
         taken |= natural
     keyed.sort(key=_first)
-    return tuple.__new__(Arrangement, (tuple([meld for _, meld in keyed]),))
+    return tuple.__new__(Arrangement, (tuple(map(_second, keyed)),))
 
 
 def _build(template: Template, okey_face: int, used: int, clash: int) -> Meld:
@@ -174,6 +181,7 @@ def _build(template: Template, okey_face: int, used: int, clash: int) -> Meld:
 
 
 _first = itemgetter(0)
+_second = itemgetter(1)
 
 
 # Built pairs, keyed (okey face, face, how the pair is made, wilds used before):

@@ -55,11 +55,12 @@ def needy_faces(x: int, wrap: bool) -> int:
         triple = p & p >> 33 & p >> 36 & AT0
         runs |= triple * _AT_1_12_13
     # The same number in the other colours: the colour blocks rotated (the
-    # presence written twice over, so each rotation is one shift).
+    # presence written twice over, so each rotation is one shift). What the
+    # shifts leave above the 52 fields is cleared by the final `p &`.
     twice = p | p << 156
-    r1 = twice >> 39 & LOW
-    r2 = twice >> 78 & LOW
-    r3 = twice >> 117 & LOW
+    r1 = twice >> 39
+    r2 = twice >> 78
+    r3 = twice >> 117
     return p & ~(runs | (r1 & (r2 | r3)) | (r2 & r3))
 
 
