@@ -16,6 +16,10 @@ from okey_rules.packed import ONE
 from okey_rules.tiles import NUMBERS
 
 MAX_WILDS = 2
+# Search keys (melds.py) hold the naturals' packed counts in their low bits
+# and the wild count from this bit on, so a key's lowest set bit is its
+# lowest natural tile.
+WILDS_AT = 3 * 52
 _IDENTS = count()
 HIGH_ONE = 14  # run position of a 1 played after 13
 
@@ -34,7 +38,7 @@ class Template:
     slots: tuple[tuple[int, bool], ...]  # (face, wild?) per slot, for building melds
     order: int  # runs: colour * 16 + start, the order in which pieces are joined
     wild_at: int  # bit 0 of the packed field of each face a wild stands for
-    step: int  # ``natural << 2 | wilds``: subtracted from a search key (see melds.py)
+    step: int  # ``natural | wilds << WILDS_AT``: subtracted from a search key (melds.py)
     ident: int  # unique among all templates, a cheap key for caches of built melds
     colour_bit: int  # runs: 1 << colour; sets: 0
     rank: int  # the faces as one int that sorts as the faces tuple does (for arranging)
@@ -65,7 +69,7 @@ def joined(first: Template, then: Template) -> Template:
         first.slots + then.slots,
         first.order,
         first.wild_at | then.wild_at,
-        natural << 2 | wilds,
+        natural | wilds << WILDS_AT,
         next(_IDENTS),
         first.colour_bit,
         faces_rank(faces),
@@ -121,7 +125,7 @@ def tables(wrap: bool) -> tuple[tuple[tuple[Template, ...], ...], ...]:
                     tuple(zip(faces, wild, strict=True)),
                     faces[0] // NUMBERS * 16 + start,
                     sum(ONE[faces[i]] for i in wild_slots),
-                    natural << 2 | wilds,
+                    natural | wilds << WILDS_AT,
                     next(_IDENTS),
                     0 if is_set else 1 << (faces[0] // NUMBERS),
                     faces_rank(faces),

@@ -10,9 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from okey_rules.meld_table import Template, candidate_cache, candidates, neighbourhood
+from okey_rules.meld_table import (
+    WILDS_AT,
+    Template,
+    candidate_cache,
+    candidates,
+    neighbourhood,
+)
 from okey_rules.packed import (
     COLOUR_MASK,
+    FIELD,
     LOW,
     ONE,
     colours_in,
@@ -121,27 +128,44 @@ def _two_groups(needy: int, wrap: bool, held: int) -> bool:
 _EVERY_COLOUR = 1 | 1 << 39 | 1 << 78 | 1 << 117
 
 
-# Transposition tables, per `wrap`, keyed ``x << 2 | wilds`` (a "search
-# key"): for a packed remainder, the melds of its first split in table order
-# (None: no split), and which single discards make it split. Remainders recur
-# across hands, so these are shared; they are bounded by clearing. Taking a
-# meld from a remainder is one subtraction on the key: ``key - template.step``,
-# the step being ``natural << 2 | wilds``.
+# Transposition tables, per `wrap`, keyed ``x | wilds << WILDS_AT`` (a
+# "search key"): for a packed remainder, the melds of its first split in
+# table order (None: no split), and which single discards make it split.
+# Remainders recur across hands, so these are shared; they are bounded by
+# clearing before a search. Taking a meld from a remainder is one
+# subtraction on the key: ``key - template.step``; and a key's lowest set bit
+# is its lowest natural tile.
 _CACHE_LIMIT = 1 << 20
 _UNKNOWN = object()
+_NATURALS = (1 << WILDS_AT) - 1
 Split = tuple[Template, ...]
 _choices: tuple[dict[int, Split | None], dict[int, Split | None]] = ({}, {})
 _skips: tuple[dict[int, int], dict[int, int]] = ({}, {})
-_NEAR = (neighbourhood(False), neighbourhood(True))
-# The face of a packed field, by the bit length of its lowest set bit.
-_FACE_OF_BIT = tuple(max(0, bits - 1) // 3 for bits in range(3 * 52 + 1))
+_Lowest = tuple[int, list[dict[int, tuple[tuple[Template, ...], tuple[Template, ...]]]], int]
+
+
+def _by_lowest_bit(wrap: bool) -> tuple[_Lowest | None, ...]:
+    """Per bit length of a key's lowest set bit: what the search needs of its lowest face.
+
+    (presence bits near the face (`neighbourhood`), the face's candidate
+    caches by wild count, the face); None where no natural is left (no bit,
+    or only the wild count's).
+    """
+    near = neighbourhood(wrap)
+    table: list[_Lowest | None] = [None] * (WILDS_AT + 3)
+    for face in range(52):
+        entry = (near[face], candidate_cache[wrap][face * 3 : face * 3 + 3], face)
+        table[FIELD * face + 1] = table[FIELD * face + 2] = entry  # count 1 or 2 (or 3)
+    return tuple(table)
+
+
+_LOWEST = (_by_lowest_bit(False), _by_lowest_bit(True))
 
 
 def _chooser(wrap: bool) -> Callable[[int], Split | None]:
     """The search for one value of `wrap`, its tables bound as locals (this is the hot loop)."""
     cache = _choices[wrap]
-    cached_candidates = candidate_cache[wrap]
-    near = _NEAR[wrap]
+    lowest = _LOWEST[wrap]
     unknown = _UNKNOWN
 
     def choose(key: int) -> Split | None:
@@ -149,22 +173,21 @@ def _chooser(wrap: bool) -> Callable[[int], Split | None]:
 
         Called on a key not in the table.
         """
-        if key < 4:
+        entry = lowest[(key & -key).bit_length()]
+        if entry is None:
             # No natural left: split only with no wild left either (one or
             # two wilds make no meld on their own).
             result: Split | None = () if key == 0 else None
             cache[key] = result
             return result
-        x = key >> 2
-        wilds = key & 3
-        face = _FACE_OF_BIT[(x & -x).bit_length()]
-        held = x | x >> 1  # bit 0 of a field: the face is held (other bits are noise)
+        near, by_wilds, face = entry
+        held = key | key >> 1  # bit 0 of a field: the face is held (other bits are noise)
         # Only melds that fit; and a wild never needs to stand for a tile still
         # held: were that tile in another meld, the two melds could swap it.
         # (`candidates`, with its cache looked up inline.)
-        found = cached_candidates[face * 3 + wilds].get(held & near[face])
+        found = by_wilds[key >> WILDS_AT].get(held & near)
         if found is None:
-            found = candidates(wrap, wilds, face, held)
+            found = candidates(wrap, key >> WILDS_AT, face, held)
         result = None
         for template in found[0]:
             rest = key - template.step
@@ -176,8 +199,6 @@ def _chooser(wrap: bool) -> Callable[[int], Split | None]:
             if child is not None:
                 result = (template,) + child  # type: ignore[operator]  # noqa: RUF005 (cheaper)
                 break
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
         cache[key] = result
         return result
 
@@ -187,21 +208,29 @@ def _chooser(wrap: bool) -> Callable[[int], Split | None]:
 _CHOOSE = (_chooser(False), _chooser(True))
 
 
+def _search(key: int, wrap: bool) -> Split | None:
+    """A fresh search (the key is not in the table), the table bounded first."""
+    cache = _choices[wrap]
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    return _CHOOSE[wrap](key)
+
+
 def splits_fully(x: int, wilds: int, wrap: bool) -> bool:
     """True when the naturals (packed) and `wilds` wilds split wholly into melds."""
-    key = x << 2 | wilds
+    key = x | wilds << WILDS_AT
     known = _choices[wrap].get(key, _UNKNOWN)
     if known is _UNKNOWN:
-        known = _CHOOSE[wrap](key)
+        known = _search(key, wrap)
     return known is not None
 
 
 def find_melds(x: int, wilds: int, wrap: bool) -> Split | None:
     """The melds of the first winning split (lowest tile first, table order), or None."""
-    key = x << 2 | wilds
+    key = x | wilds << WILDS_AT
     found = _choices[wrap].get(key, _UNKNOWN)
     if found is _UNKNOWN:
-        return _CHOOSE[wrap](key)
+        return _search(key, wrap)
     return found  # type: ignore[return-value]
 
 
@@ -220,9 +249,15 @@ def discard_faces(x: int, wilds: int, wrap: bool) -> int:
     """
     if not x:
         return 0
-    key = x << 2 | wilds
-    known = _skips[wrap].get(key)
+    key = x | wilds << WILDS_AT
+    cache = _skips[wrap]
+    known = cache.get(key)
     if known is None:
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        choices = _choices[wrap]
+        if len(choices) >= _CACHE_LIMIT:
+            choices.clear()
         known = _SKIPPER[wrap](key)
     return known
 
@@ -232,27 +267,25 @@ def _skipper(wrap: bool) -> Callable[[int], int]:
     cache = _skips[wrap]
     choices = _choices[wrap]
     choose = _CHOOSE[wrap]
-    cached_candidates = candidate_cache[wrap]
-    near = _NEAR[wrap]
+    lowest = _LOWEST[wrap]
     unknown = _UNKNOWN
 
     def skips(key: int) -> int:
         """Called on a key not in the table whose remainder holds a natural."""
-        x = key >> 2
-        wilds = key & 3
-        face = _FACE_OF_BIT[(x & -x).bit_length()]
+        near, by_wilds, face = lowest[(key & -key).bit_length()]  # type: ignore[misc]
+        wilds = key >> WILDS_AT
         # The lowest tile is the discard: then the rest must split.
-        rest = key - (ONE[face] << 2)
+        rest = key - ONE[face]
         split = choices.get(rest, unknown)
         if split is unknown:
             split = choose(rest)
         result = 1 << face if split is not None else 0
-        held = (x | x >> 1) & LOW
-        found = cached_candidates[face * 3 + wilds].get(held & near[face])
+        held = (key | key >> 1) & LOW
+        found = by_wilds[wilds].get(held & near)
         useful, wild_for_held = found or candidates(wrap, wilds, face, held)
         for template in useful:
             child = key - template.step
-            if child >> 2:  # naturals left, so a discard among them
+            if child & _NATURALS:  # naturals left, so a discard among them
                 sub = cache.get(child)
                 result |= skips(child) if sub is None else sub
         for template in wild_for_held:
@@ -262,12 +295,13 @@ def _skipper(wrap: bool) -> Callable[[int], int]:
             wild_held = template.wild_at & held
             if not wild_held & (wild_held - 1):
                 only = (wild_held.bit_length() - 1) // 3
-                if not result >> only & 1 and splits_fully(
-                    x - template.natural - ONE[only], wilds - template.wilds, wrap
-                ):
-                    result |= 1 << only
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
+                if not result >> only & 1:
+                    after = key - template.step - ONE[only]
+                    known = choices.get(after, unknown)
+                    if known is unknown:
+                        known = choose(after)
+                    if known is not None:
+                        result |= 1 << only
         cache[key] = result
         return result
 
