@@ -348,3 +348,38 @@ def test_only_tiles_one_set_can_hold_are_checked_rules_1(tiles, okey_face):
     except InvalidInputError as exc:
         got = exc.field
     assert got == expected
+
+
+def test_search_tables_stay_bounded_and_answers_do_not_change_rules_3(monkeypatch):
+    # RULES.md §3 answers must not depend on the tables' size; a long-running
+    # server must not grow them without end. The bound is applied before each
+    # search, so a table holds at most the limit plus one search's remainders
+    # (unbounded, these 42 queries leave about a thousand).
+    from okey_rules import melds
+
+    queries = []
+    for text in (
+        "R1 R2 R3 Y5 Y6 Y7 Y8 B9 B10 B11 K1 K2 K3 K4",
+        "R7 Y7 B7 K7 R8 Y8 B8 R9 R10 R11 K12 K13 K1 B1",
+        "R4 R5 R6 R7 R8 Y4 B4 K4 Y11 Y12 Y13 B2 B3 B4",
+    ):
+        tiles = parse_tiles(text)
+        queries += [(tiles, okey) for okey in tiles]  # each tile's face wild in turn
+
+    def answers() -> list[object]:
+        seen = []
+        for tiles, okey in queries:
+            verdict = check_hand(tiles, okey)
+            discards = winning_discards([*tiles, parse_tile("K10")], okey)
+            seen.append((verdict, [(d.tile, d.okey, d.kind) for d in discards.discards]))
+            for table in (*melds._choices, *melds._skips):
+                assert len(table) <= limit + 100
+        return seen
+
+    limit = 10**9
+    unbounded = answers()
+    limit = 10
+    monkeypatch.setattr(melds, "_CACHE_LIMIT", limit)
+    for table in (*melds._choices, *melds._skips):
+        table.clear()
+    assert answers() == unbounded
