@@ -28,7 +28,9 @@ def _version(python: str) -> tuple[int, int]:
 
 
 def _usable(python: str) -> bool:
+    """3.11 or newer, and able to make a venv with pip (ensurepip present)."""
     try:
+        subprocess.run([python, "-c", "import venv, ensurepip"], check=True, timeout=30)
         return _version(python) >= (3, 11)
     except (OSError, subprocess.CalledProcessError):
         return False
