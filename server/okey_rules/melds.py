@@ -208,30 +208,29 @@ def _chooser(wrap: bool) -> Callable[[int], Split | None]:
 _CHOOSE = (_chooser(False), _chooser(True))
 
 
-def _search(key: int, wrap: bool) -> Split | None:
-    """A fresh search (the key is not in the table), the table bounded first."""
-    cache = _choices[wrap]
-    if len(cache) >= _CACHE_LIMIT:
-        cache.clear()
-    return _CHOOSE[wrap](key)
+def _bound(table: dict[int, Split | None] | dict[int, int]) -> None:
+    """Clears a full table; done before a search, never during one."""
+    if len(table) >= _CACHE_LIMIT:
+        table.clear()
+
+
+def _split_of(key: int, wrap: bool) -> Split | None:
+    """The melds of search key `key`'s first split, or None: from the table, else searched."""
+    found = _choices[wrap].get(key, _UNKNOWN)
+    if found is _UNKNOWN:
+        _bound(_choices[wrap])
+        return _CHOOSE[wrap](key)
+    return found  # type: ignore[return-value]
 
 
 def splits_fully(x: int, wilds: int, wrap: bool) -> bool:
     """True when the naturals (packed) and `wilds` wilds split wholly into melds."""
-    key = x | wilds << WILDS_AT
-    known = _choices[wrap].get(key, _UNKNOWN)
-    if known is _UNKNOWN:
-        known = _search(key, wrap)
-    return known is not None
+    return _split_of(x | wilds << WILDS_AT, wrap) is not None
 
 
 def find_melds(x: int, wilds: int, wrap: bool) -> Split | None:
     """The melds of the first winning split (lowest tile first, table order), or None."""
-    key = x | wilds << WILDS_AT
-    found = _choices[wrap].get(key, _UNKNOWN)
-    if found is _UNKNOWN:
-        return _search(key, wrap)
-    return found  # type: ignore[return-value]
+    return _split_of(x | wilds << WILDS_AT, wrap)
 
 
 def one_colour(x: int) -> int | None:
@@ -253,11 +252,8 @@ def discard_faces(x: int, wilds: int, wrap: bool) -> int:
     cache = _skips[wrap]
     known = cache.get(key)
     if known is None:
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
-        choices = _choices[wrap]
-        if len(choices) >= _CACHE_LIMIT:
-            choices.clear()
+        _bound(cache)
+        _bound(_choices[wrap])  # the discard search fills it too
         known = _SKIPPER[wrap](key)
     return known
 
@@ -295,13 +291,10 @@ def _skipper(wrap: bool) -> Callable[[int], int]:
             wild_held = template.wild_at & held
             if not wild_held & (wild_held - 1):
                 only = (wild_held.bit_length() - 1) // 3
-                if not result >> only & 1:
-                    after = key - template.step - ONE[only]
-                    known = choices.get(after, unknown)
-                    if known is unknown:
-                        known = choose(after)
-                    if known is not None:
-                        result |= 1 << only
+                if not result >> only & 1 and (
+                    _split_of(key - template.step - ONE[only], wrap) is not None
+                ):
+                    result |= 1 << only
         cache[key] = result
         return result
 
