@@ -158,7 +158,7 @@ def check_hand_requests(hands: Sequence[corpora.Hand], as_notation: bool) -> lis
     if as_notation:
         return [
             hand_pb2.CheckHandRequest(
-                tiles_notation=format_tiles(tiles), okey_notation=format_tile(okey)
+                hand_notation=format_tiles(tiles), okey_notation=format_tile(okey)
             )
             for tiles, okey in hands
         ]

@@ -103,12 +103,19 @@ def rack_notation(codes: list[int]) -> str:
 
 
 def tile_json(code: int) -> dict[str, Any]:
-    """A numbered tile as a Tile message in protobuf JSON (copy 0 is the default, omitted)."""
+    """A tile as an okey.v1.Tile in protobuf JSON (defaults omitted: copy 0, no false joker)."""
     face = code % 53
-    tile: dict[str, Any] = {"color": COLOR_ENUMS[face // 13], "number": face % 13 + 1}
+    if face == FALSE_JOKER_FACE:
+        tile: dict[str, Any] = {"falseJoker": True}
+    else:
+        tile = {"color": COLOR_ENUMS[face // 13], "number": face % 13 + 1}
     if code // 53:
         tile["copy"] = code // 53
     return tile
+
+
+def tiles_json(codes: list[int]) -> list[dict[str, Any]]:
+    return [tile_json(code) for code in codes]
 
 
 def okey_face(indicator: int) -> int:
@@ -254,11 +261,22 @@ def deal_formal(seed: str, dealer: int, dice: list[int] | None, drawable_last: b
 # --- requests and expected responses -------------------------------------------
 
 
-def expected_response(request: dict[str, Any], full_state: bool = True) -> dict[str, Any]:
+def formal_json(formal: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The formal procedure with its tiles (packed codes here) as Tile messages."""
+    if formal is None:
+        return None
+    return {
+        **formal,
+        "stacks": [{**stack, "tiles": tiles_json(stack["tiles"])} for stack in formal["stacks"]],
+        "spare": tile_json(formal["spare"]),
+        "takes": [{**take, "tiles": tiles_json(take["tiles"])} for take in formal["takes"]],
+    }
+
+
+def expected_response(request: dict[str, Any]) -> dict[str, Any]:
     """The DealResponse (protobuf JSON, the subset a vector pins) a seeded request must get.
 
-    `full_state` pins the opening state's racks and wall too (a copy of the
-    response's own); without it the state's other fields only.
+    The opening state is opaque to clients, so a vector does not pin it.
     """
     seed = request["seed"]
     ruleset = request.get("ruleset", {})
@@ -274,7 +292,7 @@ def expected_response(request: dict[str, Any], full_state: bool = True) -> dict[
     else:
         deal = deal_informal(seed, players, dealer, drawable_last)
     okey = okey_face(deal.indicator)
-    response: dict[str, Any] = {
+    return {
         "seed": seed,
         "commitment": hashlib.sha256(seed.encode("utf-8")).hexdigest(),
         "dealId": "",
@@ -284,33 +302,14 @@ def expected_response(request: dict[str, Any], full_state: bool = True) -> dict[
         "dealerSeat": dealer,
         "firstSeat": deal.first_seat,
         "indicator": tile_json(deal.indicator),
-        "indicatorCode": deal.indicator,
         "okey": {"color": COLOR_ENUMS[okey // 13], "number": okey % 13 + 1},
         "racks": [
-            {"seat": seat, "tiles": rack, "notation": rack_notation(rack)}
+            {"seat": seat, "tiles": tiles_json(rack), "notation": rack_notation(rack)}
             for seat, rack in enumerate(deal.racks)
         ],
-        "wall": deal.wall,
-        "formal": deal.formal,  # null: not set for an informal deal
-        "state": {
-            "ruleset": {
-                "game": "GAME_OKEY_101" if is_101 else "GAME_CLASSIC",
-                "indicatorDrawableLast": drawable_last,
-            },
-            "playerCount": players,
-            "dealerSeat": dealer,
-            "indicator": deal.indicator,
-            "okeyFace": okey,
-            "seats": [{"rack": rack, "discards": None} for rack in deal.racks],
-            "wall": deal.wall,
-            "turnSeat": deal.first_seat,
-            "phase": "PHASE_FIRST_DISCARD",
-            "moveNumber": 0,
-        },
+        "wall": tiles_json(deal.wall),
+        "formal": formal_json(deal.formal),  # null: not set for an informal deal
     }
-    if not full_state:
-        del response["state"]["seats"], response["state"]["wall"]
-    return response
 
 
 # --- the vectors ----------------------------------------------------------------
@@ -325,22 +324,6 @@ SEED_REROLL_GIVEN = "reroll-given-32"  # stack 1 (die 1 = 2) holds a false joker
 SEED_DOUBLE_REROLL = "double-reroll-1727"  # both false jokers in stack 3 (die 1 = 4) + spare
 
 WORKED = "seed 000 worked example: dice 5 then 2 turn up a red 4, okey red 5"
-# The state repeats the racks and the wall; these cases pin that copy too,
-# the others only the state's own fields (keeps the files small).
-FULL_STATE = {
-    "deal-informal-seed-42-four-players",
-    "deal-informal-three-players-dealer-2",
-    "deal-informal-two-players-dealer-1",
-    "deal-informal-indicator-drawable-last-three-players",
-    "deal-101-preset-dealer-0",
-    "deal-101-game-field-dealer-2",
-    "deal-101-indicator-drawable-last",
-    "deal-formal-worked-example-seed-000",
-    "deal-formal-dice-from-the-seed-dealer-3",
-    "deal-formal-reroll-from-the-seed",
-    "deal-formal-indicator-drawable-last",
-}
-
 Case = dict[str, Any]
 
 
@@ -696,9 +679,8 @@ FILES: dict[str, tuple[str, str, Callable[[], list[Case]]]] = {
 DERIVED = (
     "Expected responses derived by scripts/derive_deal_vectors.py from docs/dealing.md alone, "
     "never from a server's output. Each deal pins seed, commitment, method, game, seats, "
-    "indicator and okey, every rack (codes in deal order and sorted notation), the whole wall "
-    "in draw order{formal} and the opening state's fields (its copy of the racks and wall in "
-    "some cases; never the MAC, which only the signing server can check)."
+    "indicator and okey, every rack (tiles in deal order and sorted notation), the whole wall "
+    "in draw order{formal}. The opening state is opaque to clients and is not pinned."
 )
 NOTES = {
     "deal_informal.json": DERIVED.format(formal=""),
@@ -721,7 +703,7 @@ def build_files() -> dict[str, dict[str, Any]]:
             if "expect" in case:
                 built.append(case)
             else:
-                response = expected_response(case["request"], case["name"] in FULL_STATE)
+                response = expected_response(case["request"])
                 built.append({**case, "expect": {"response": response}})
         files[name] = {
             "suite": suite,
@@ -738,14 +720,10 @@ def build_files() -> dict[str, dict[str, Any]]:
 
 
 def dump(value: Any, indent: int = 0) -> str:
-    """JSON with every short value, list of scalars and flat object on one line."""
+    """JSON with every short value and every shallow one (a tile, a rack, a stack) on one line."""
     inline = json.dumps(value, ensure_ascii=False)
-    if not isinstance(value, dict | list) or _scalars(value) or len(inline) + indent <= 100:
+    if _depth(value) <= 3 or len(inline) + indent <= 100:
         return inline
-    if isinstance(value, dict) and all(
-        _scalars(v) or not isinstance(v, dict | list) for v in value.values()
-    ):
-        return inline  # a rack, a stack, a take: one line each
     pad = " " * (indent + 2)
     if isinstance(value, dict):
         items = [f"{pad}{json.dumps(k)}: {dump(v, indent + 2)}" for k, v in value.items()]
@@ -754,8 +732,13 @@ def dump(value: Any, indent: int = 0) -> str:
     return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
 
 
-def _scalars(value: Any) -> bool:
-    return isinstance(value, list) and all(not isinstance(v, dict | list) for v in value)
+def _depth(value: Any) -> int:
+    """How deep containers nest: 0 for a scalar, 1 for a list of scalars, 2 for a list of tiles."""
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
 
 
 def search(prefix: str, found: Callable[[str], bool], limit: int = 10_000) -> str:

@@ -35,7 +35,7 @@ CALL_TIMEOUT_S = 30.0
 # and the transcript does not depend on which of several the engine prefers.
 SESSION_METHOD = "okey.v1.HandService/CheckHand"
 SESSION_REQUEST = json.dumps(
-    {"tilesNotation": "R1 R2 R3 Y5 B5 K5 R9 R10 R11 R12 K10 K11 K12 K13", "indicatorNotation": "R4"}
+    {"handNotation": "R1 R2 R3 Y5 B5 K5 R9 R10 R11 R12 K10 K11 K12 K13", "indicatorNotation": "R4"}
 )
 
 

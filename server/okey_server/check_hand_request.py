@@ -1,30 +1,22 @@
-"""CheckHand's inputs (tiles, indicator and okey, ruleset) from the request's bytes.
+"""CheckHand's inputs (the hand, the indicator and okey, the ruleset) from its request.
 
-The servicer receives CheckHand requests as bytes. A well-formed request is
-read through a view (`_RequestView`): the request's own fields, with every
-message-typed field read as repeated raw bytes. Its tiles are then one lookup
-each among the valid tiles' serialized forms, its indicator or okey one
-lookup, its preset one lookup. Anything else (a tile written otherwise than
-protobuf writes it, a ruleset, a field given twice, any mistake) is read the
-ordinary way, as a CheckHandRequest message, which names what is wrong. Both
-ways share every check that can fail, so they give the same answer.
-
-A singular message field read as repeated shows when a request repeats it:
-protobuf merges repeats of a message field, and only the ordinary way does.
+The hand and the wild are `oneof`s in the request; every check that can fail
+names the request field at fault.
 """
 
 from __future__ import annotations
 
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
-from google.protobuf.message import DecodeError, Message
+import re
+from typing import NamedTuple
+
+from google.protobuf.message import DecodeError
 from okey.v1 import hand_pb2
 from okey_rules.errors import InvalidInputError
-from okey_rules.ruleset import PRESETS, Ruleset
-from okey_rules.tiles import FALSE_JOKER_FACE, Tile, check_tile_multiset, format_tile, okey_for
+from okey_rules.ruleset import Ruleset
+from okey_rules.tiles import FALSE_JOKER_FACE, Tile, check_tile_multiset, okey_for
 
 from okey_server.convert_ruleset import ruleset_from_proto
 from okey_server.convert_tile import (
-    TILE_OF_BYTES,
     tile_from_notation,
     tile_from_proto,
     tiles_from_notation,
@@ -33,14 +25,34 @@ from okey_server.convert_tile import (
 from okey_server.rpc_wrapper import undecodable
 
 HAND_SIZES = (14, 15)
-Inputs = tuple[list[Tile], Tile, Tile, Ruleset]  # tiles, indicator, okey, rules
+_INDEX = re.compile(r"\[(\d+)\]")
+
+
+class Inputs(NamedTuple):
+    """What CheckHand asks, checked."""
+
+    tiles: list[Tile]
+    indicator: Tile
+    okey: Tile
+    rules: Ruleset
+    # The request field that gave the hand: engine errors about the hand name it.
+    hand_field: str
+    arrangements: bool
+
+
+def hand_error(exc: InvalidInputError, hand_field: str) -> InvalidInputError:
+    """An engine error about the hand (field ``tiles...``), naming the request's hand field."""
+    if not exc.field.startswith("tiles"):
+        return exc
+    if hand_field == "hand_notation":
+        match = _INDEX.match(exc.field.removeprefix("tiles"))
+        where = f"tile {int(match.group(1)) + 1}: " if match else ""
+        return InvalidInputError(hand_field, where + exc.description)
+    return InvalidInputError("hand." + exc.field, exc.description)
 
 
 def check_hand_inputs(data: bytes) -> Inputs:
     """The inputs of a serialized CheckHandRequest; InvalidInputError names a bad field."""
-    quick = quick_inputs(data)
-    if quick is not None:
-        return quick
     try:
         request = hand_pb2.CheckHandRequest.FromString(data)
     except DecodeError as exc:
@@ -56,45 +68,40 @@ def request_inputs(request: hand_pb2.CheckHandRequest) -> Inputs:
     """
     tiles = hand_tiles(request)
     indicator, okey = indicator_and_okey(request)
-    return tiles, indicator, okey, ruleset_from_proto(request.preset, request.ruleset)
+    rules = ruleset_from_proto(request.preset, request.ruleset)
+    hand_field = "hand.tiles" if request.HasField("hand") else "hand_notation"
+    return Inputs(tiles, indicator, okey, rules, hand_field, not request.omit_arrangements)
 
 
 def hand_tiles(request: hand_pb2.CheckHandRequest) -> list[Tile]:
-    """The 14 or 15 tiles of the request, from `tiles` or `tiles_notation` (exactly one)."""
-    messages = request.tiles
-    count = len(messages)
-    has_notation = request.tiles_notation != ""
-    if (count > 0) == has_notation:
-        raise InvalidInputError(
-            "tiles",
-            "give the hand either as tiles or as tiles_notation"
-            + (", not both" if count else ""),
-        )
-    if count:
-        _check_count(count)  # before converting: a huge list costs nothing
-        tiles = tiles_from_proto(messages, "tiles")
-        check_tile_multiset(tiles, "tiles")
+    """The 14 or 15 tiles of the request, from `hand` or `hand_notation` (the oneof)."""
+    form = request.WhichOneof("hand_form")
+    if form is None:
+        raise InvalidInputError("hand", "give the hand, as tiles (hand) or as hand_notation")
+    if form == "hand":
+        messages = request.hand.tiles
+        _check_count(len(messages), "hand.tiles")  # before converting: a huge list costs nothing
+        tiles = tiles_from_proto(messages, "hand.tiles")
+        check_tile_multiset(tiles, "hand.tiles")
         return tiles
-    return notation_tiles(request.tiles_notation)
+    return notation_tiles(request.hand_notation)
 
 
 def notation_tiles(text: str) -> list[Tile]:
-    """The hand given as `tiles_notation`: 14 or 15 tiles that can exist together."""
-    tiles = tiles_from_notation(text, "tiles_notation")
-    _check_count(len(tiles))
+    """The hand given as `hand_notation`: 14 or 15 tiles that can exist together."""
+    tiles = tiles_from_notation(text, "hand_notation")
+    _check_count(len(tiles), "hand_notation")
     try:
         check_tile_multiset(tiles, "tiles")
     except InvalidInputError as exc:
-        # The engine names tiles[i]; for notation input point at the string instead.
-        place = int(exc.field.removeprefix("tiles[").removesuffix("]")) + 1
-        raise InvalidInputError("tiles_notation", f"tile {place}: {exc.description}") from None
+        raise hand_error(exc, "hand_notation") from None
     return tiles
 
 
-def _check_count(count: int) -> None:
+def _check_count(count: int, field: str) -> None:
     if count not in HAND_SIZES:
         raise InvalidInputError(
-            "tiles", f"a hand has 14 tiles (15 to ask which discard wins), not {count}"
+            field, f"a hand has 14 tiles (15 to ask which discard wins), not {count}"
         )
 
 
@@ -112,133 +119,22 @@ def _wild_tables() -> tuple[dict[int, tuple[Tile, Tile]], dict[int, tuple[Tile, 
 
 
 _BY_INDICATOR_FACE, _BY_OKEY_FACE = _wild_tables()
-_WILD_FIELDS = ("indicator", "okey", "indicator_notation", "okey_notation")
 
 
 def indicator_and_okey(request: hand_pb2.CheckHandRequest) -> tuple[Tile, Tile]:
-    """The indicator and the okey from whichever one of the four wild fields is set."""
-    given = (
-        request.HasField("indicator"),
-        request.HasField("okey"),
-        request.indicator_notation != "",
-        request.okey_notation != "",
-    )
-    if sum(given) != 1:
-        names = [name for name, is_set in zip(_WILD_FIELDS, given, strict=True) if is_set]
-        wanted = "give exactly one of indicator, okey, indicator_notation, okey_notation"
-        got = f" (got {', '.join(names)})" if names else ""
-        raise InvalidInputError("indicator", wanted + got)
-    field = _WILD_FIELDS[given.index(True)]
-    if given[0] or given[1]:
+    """The indicator and the okey from whichever member of the `wild` oneof is set."""
+    field = request.WhichOneof("wild")
+    if field is None:
+        raise InvalidInputError(
+            "indicator", "give the wild: indicator, okey, indicator_notation or okey_notation"
+        )
+    if field in ("indicator", "okey"):
         tile = tile_from_proto(getattr(request, field), field)
     else:
         tile = tile_from_notation(getattr(request, field), field)
     is_indicator = field.startswith("indicator")
     if tile.is_false_joker:
-        # RULES.md §2: a false joker turned up as indicator goes back; it is never the okey.
+        # A false joker turned up as indicator goes back (docs/rules.md); it is never the okey.
         role = "indicator" if is_indicator else "okey"
         raise InvalidInputError(field, f"a false joker cannot be the {role}")
     return (_BY_INDICATOR_FACE if is_indicator else _BY_OKEY_FACE)[tile.face]
-
-
-def _view_class() -> type[Message]:
-    """CheckHandRequest's fields, each message-typed one as ``repeated bytes``.
-
-    Built at run time from the request's own descriptor, so the two cannot
-    drift apart; it is no part of the public contract.
-    """
-    file = descriptor_pb2.FileDescriptorProto(
-        name="okey_server/check_hand_request_view.proto",
-        package="okey_server.internal",
-        syntax="proto3",
-    )
-    view = file.message_type.add(name="CheckHandRequestView")
-    types = descriptor_pb2.FieldDescriptorProto
-    for field in hand_pb2.CheckHandRequest.DESCRIPTOR.fields:
-        if field.type == types.TYPE_MESSAGE:
-            kind, label = types.TYPE_BYTES, types.LABEL_REPEATED
-        else:
-            # An enum's values are int32 on the wire (proto3 enums are open).
-            kind = types.TYPE_INT32 if field.type == types.TYPE_ENUM else field.type
-            label = types.LABEL_REPEATED if field.is_repeated else types.LABEL_OPTIONAL
-        view.field.add(name=field.name, number=field.number, type=kind, label=label)
-    pool = descriptor_pool.DescriptorPool()
-    pool.Add(file)
-    found: type[Message] = message_factory.GetMessageClass(
-        pool.FindMessageTypeByName("okey_server.internal.CheckHandRequestView")
-    )
-    return found
-
-
-_RequestView = _view_class()
-
-# (indicator, okey) pairs by the serialized indicator or okey and by its
-# canonical notation; rulesets by preset name as written. Misses go the
-# ordinary way.
-_WILD_BY_BYTES: tuple[dict[bytes, tuple[Tile, Tile]], dict[bytes, tuple[Tile, Tile]]] = (
-    {data: _BY_INDICATOR_FACE[t.face] for data, t in TILE_OF_BYTES.items() if not t.is_false_joker},
-    {data: _BY_OKEY_FACE[t.face] for data, t in TILE_OF_BYTES.items() if not t.is_false_joker},
-)
-_WILD_BY_NOTATION: tuple[dict[str, tuple[Tile, Tile]], dict[str, tuple[Tile, Tile]]] = (
-    {format_tile(pair[0]): pair for pair in _BY_INDICATOR_FACE.values()},
-    {format_tile(pair[1]): pair for pair in _BY_OKEY_FACE.values()},
-)
-_RULES_BY_PRESET: dict[str, Ruleset] = {
-    name: ruleset_from_proto(name, hand_pb2.CheckHandRequest().ruleset) for name in ("", *PRESETS)
-}
-_NUMBER = {field.name: field.number for field in hand_pb2.CheckHandRequest.DESCRIPTOR.fields}
-_PRESET, _TILES, _TILES_NOTATION = _NUMBER["preset"], _NUMBER["tiles"], _NUMBER["tiles_notation"]
-# The four wild fields by number: (read as bytes?, its table).
-_WildTable = dict[bytes, tuple[Tile, Tile]] | dict[str, tuple[Tile, Tile]]
-_WILD_LOOKUP: dict[int, tuple[bool, _WildTable]] = {
-    _NUMBER["indicator"]: (True, _WILD_BY_BYTES[0]),
-    _NUMBER["okey"]: (True, _WILD_BY_BYTES[1]),
-    _NUMBER["indicator_notation"]: (False, _WILD_BY_NOTATION[0]),
-    _NUMBER["okey_notation"]: (False, _WILD_BY_NOTATION[1]),
-}
-
-
-def quick_inputs(data: bytes) -> Inputs | None:
-    """The inputs of a well-formed request in its usual form, or None (see the module doc).
-
-    The usual form: maybe a preset, the tiles (as tiles or as notation), and
-    one wild field; nothing else.
-    """
-    try:
-        # The fields present, in number order (a proto3 field at its default is absent).
-        fields = _RequestView.FromString(data).ListFields()
-    except DecodeError:
-        return None
-    rules = _RULES_BY_PRESET[""]
-    if fields and fields[0][0].number == _PRESET:
-        found = _RULES_BY_PRESET.get(fields[0][1])
-        if found is None:
-            return None
-        rules = found
-        del fields[0]
-    if len(fields) != 2:
-        return None
-    (hand_field, hand), (wild_field, wild_value) = fields
-    as_bytes, wilds = _WILD_LOOKUP.get(wild_field.number, (False, None))
-    if wilds is None:
-        return None
-    if as_bytes:
-        if len(wild_value) != 1:
-            return None  # given twice: protobuf would merge them
-        wild_value = wild_value[0]
-    wild = wilds.get(wild_value)
-    if wild is None:
-        return None
-    number = hand_field.number
-    if number == _TILES_NOTATION:
-        tiles = notation_tiles(hand)
-    elif number == _TILES and len(hand) in HAND_SIZES:
-        try:
-            tiles = list(map(TILE_OF_BYTES.__getitem__, hand))
-        except KeyError:
-            return None
-        # Whether these tiles can exist together is the engine's first check,
-        # which names the tile as the ordinary way would.
-    else:
-        return None
-    return tiles, wild[0], wild[1], rules

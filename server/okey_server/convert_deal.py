@@ -12,9 +12,10 @@ from okey_rules.deal_types import (
     rack_notation,
 )
 from okey_rules.errors import InvalidInputError
+from okey_rules.tiles import TILE_OF_CODE
 
 from okey_server.convert_ruleset import GAME_TO_PROTO, ruleset_to_proto
-from okey_server.convert_tile import fill_tile
+from okey_server.convert_tile import fill_tile, tile_messages
 from okey_server.state_mac import sign_state
 
 METHOD_TO_DOMAIN: dict[int, DealMethod] = {
@@ -61,15 +62,19 @@ def _fill_formal(target: deal_pb2.FormalDeal, formal: FormalProcedure) -> None:
         target.stacks.add(
             index=index,
             letter=formal.letter_of(index),
-            tiles=stack,
+            tiles=tile_messages(stack),
             notation=codes_notation(stack),
         )
-    target.spare = formal.spare
+    fill_tile(target.spare, TILE_OF_CODE[formal.spare])
     target.indicator_stack = formal.indicator_stack
     target.indicator_position = formal.indicator_position
     for take in formal.takes:
         target.takes.add(
-            seat=take.seat, stack=take.stack, letter=take.letter, part=take.part, tiles=take.tiles
+            seat=take.seat,
+            stack=take.stack,
+            letter=take.letter,
+            part=take.part,
+            tiles=tile_messages(take.tiles),
         )
 
 
@@ -84,13 +89,12 @@ def deal_to_proto(dealt: Deal, key: bytes, deal_id: str = "") -> deal_pb2.DealRe
         player_count=dealt.player_count,
         dealer_seat=dealt.dealer,
         first_seat=dealt.first_seat,
-        indicator_code=dealt.indicator,
     )
     fill_tile(response.indicator, dealt.indicator_tile)
     fill_tile(response.okey, dealt.okey)
     for seat, rack in enumerate(dealt.racks):
-        response.racks.add(seat=seat, tiles=rack, notation=rack_notation(rack))
-    response.wall.extend(dealt.wall)
+        response.racks.add(seat=seat, tiles=tile_messages(rack), notation=rack_notation(rack))
+    response.wall.extend(tile_messages(dealt.wall))
     if dealt.formal is not None:
         _fill_formal(response.formal, dealt.formal)
     response.state.CopyFrom(opening_state(dealt, key))

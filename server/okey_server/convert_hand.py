@@ -170,15 +170,16 @@ _NOTATION = _tag(hand_pb2.Arrangement, "notation", _LENGTH_DELIMITED)
 _KIND_VARINT = {kind: _varint(value) for kind, value in WIN_KIND_TO_PROTO.items()}
 
 
-def _discard_entry(discard: WinningDiscard) -> bytes:
+def _discard_entry(discard: WinningDiscard, arrangements: bool) -> bytes:
     """One CheckHandResponse.winning_discards entry, written as bytes (see `_KIND_BYTES`)."""
     body = (
         _delimited(_DISCARD_TILE, tile_bytes(discard.tile))
         + (_DISCARD_OKEY if discard.okey else b"")
         + _DISCARD_KIND
         + _KIND_VARINT[discard.kind]
-        + _delimited(_DISCARD_ARRANGEMENT, arrangement_bytes(discard.arrangement))
     )
+    if arrangements:
+        body += _delimited(_DISCARD_ARRANGEMENT, arrangement_bytes(discard.arrangement))
     return _delimited(_DISCARD_ENTRY, body)
 
 
@@ -230,28 +231,43 @@ def _summary_field(summary: str) -> bytes:
     return field
 
 
-def hand_answer(verdict: HandVerdict, indicator: Tile, okey: Tile) -> bytes:
-    """The serialized answer for 14 tiles: verdict, best kind, every kind, one arrangement."""
+def hand_answer(
+    verdict: HandVerdict, indicator: Tile, okey: Tile, arrangements: bool = True
+) -> bytes:
+    """The serialized answer for 14 tiles: verdict, best kind, every kind, one arrangement.
+
+    Without `arrangements` the arrangement is left out (and never built).
+    """
     header = _header(indicator, okey)
     if not verdict.winning:
         return header + _summary_field(verdict.summary)
+    arrangement = (
+        _delimited(_ARRANGEMENT, arrangement_bytes(verdict.arrangement))  # type: ignore[arg-type]
+        if arrangements
+        else b""
+    )
     return (
         _WINNING
         + _KIND[verdict.kind]
-        + _delimited(_ARRANGEMENT, arrangement_bytes(verdict.arrangement))  # type: ignore[arg-type]
+        + arrangement
         + header
         + _kinds_field(verdict.kinds)
         + _summary_field(verdict.summary)
     )
 
 
-def discards_answer(verdict: DiscardVerdict, indicator: Tile, okey: Tile) -> bytes:
-    """The serialized answer for 15 tiles: `winning` is true when at least one discard wins."""
+def discards_answer(
+    verdict: DiscardVerdict, indicator: Tile, okey: Tile, arrangements: bool = True
+) -> bytes:
+    """The serialized answer for 15 tiles: `winning` is true when at least one discard wins.
+
+    Without `arrangements` no discard carries its arrangement (none is built).
+    """
     return b"".join(
         [
             _WINNING if verdict.winning else b"",
             _header(indicator, okey),
-            *[_discard_entry(discard) for discard in verdict.discards],
+            *[_discard_entry(discard, arrangements) for discard in verdict.discards],
             _OKEY_DISCARD_WINS if verdict.okey_discard_wins else b"",
             # Each winning 15 has its own summary: not worth keeping.
             _delimited(_SUMMARY, verdict.summary.encode()),

@@ -110,6 +110,11 @@ def tile_message(tile: Tile) -> tile_pb2.Tile:
     return _MESSAGES[tile.copy * FACES + tile.face]
 
 
+def tile_messages(codes: Iterable[int]) -> list[tile_pb2.Tile]:
+    """Shared messages for tiles given as packed codes (see `tile_message`)."""
+    return [_MESSAGES[code] for code in codes]
+
+
 def fill_tile(target: tile_pb2.Tile, tile: Tile) -> None:
     """Writes `tile` into an existing sub-message (cheaper than building and copying)."""
     if tile.color is None:

@@ -15,37 +15,45 @@ import grpc
 import structlog
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
+from okey.v1 import errors_pb2
 from okey_rules.errors import InvalidInputError
 
 DOMAIN = "okey-rules"
 Metadata = tuple[tuple[str, str | bytes], ...]
 
-# ErrorInfo.reason by the top-level request field at fault; UPPER_SNAKE, stable API.
-REASONS: dict[str, str] = {
-    "tiles": "INVALID_TILES",
-    "tiles_notation": "INVALID_TILES",
-    "indicator": "INVALID_INDICATOR",
-    "indicator_notation": "INVALID_INDICATOR",
-    "okey": "INVALID_OKEY",
-    "okey_notation": "INVALID_OKEY",
-    "preset": "INVALID_RULESET",
-    "ruleset": "INVALID_RULESET",
-    "request": "MALFORMED_REQUEST",
-    "player_count": "INVALID_DEAL",
-    "dealer_seat": "INVALID_DEAL",
-    "method": "INVALID_DEAL",
-    "dice": "INVALID_DICE",
-    "seed": "INVALID_SEED",
-    "deal_id": "INVALID_SEED",
+# ErrorInfo.reason by the top-level request field at fault: the name of an
+# okey.v1.ErrorReason value, a stable API clients switch on.
+_REASON_BY_FIELD: dict[str, int] = {
+    "hand": errors_pb2.ERROR_REASON_INVALID_TILES,
+    "hand_notation": errors_pb2.ERROR_REASON_INVALID_TILES,
+    "indicator": errors_pb2.ERROR_REASON_INVALID_INDICATOR,
+    "indicator_notation": errors_pb2.ERROR_REASON_INVALID_INDICATOR,
+    "okey": errors_pb2.ERROR_REASON_INVALID_OKEY,
+    "okey_notation": errors_pb2.ERROR_REASON_INVALID_OKEY,
+    "preset": errors_pb2.ERROR_REASON_INVALID_RULESET,
+    "ruleset": errors_pb2.ERROR_REASON_INVALID_RULESET,
+    "request": errors_pb2.ERROR_REASON_MALFORMED_REQUEST,
+    "player_count": errors_pb2.ERROR_REASON_INVALID_DEAL,
+    "dealer_seat": errors_pb2.ERROR_REASON_INVALID_DEAL,
+    "method": errors_pb2.ERROR_REASON_INVALID_DEAL,
+    "dice": errors_pb2.ERROR_REASON_INVALID_DICE,
+    "seed": errors_pb2.ERROR_REASON_INVALID_SEED,
+    "deal_id": errors_pb2.ERROR_REASON_INVALID_SEED,
 }
-DEFAULT_REASON = "INVALID_INPUT"
+REASONS: dict[str, str] = {
+    field: errors_pb2.ErrorReason.Name(value) for field, value in _REASON_BY_FIELD.items()
+}
+DEFAULT_REASON = errors_pb2.ErrorReason.Name(errors_pb2.ERROR_REASON_INVALID_INPUT)
 _ROOT = re.compile(r"[^.\[]*")
 
 _log = structlog.get_logger("okey_server.errors")
 
 
 def reason_for(field: str) -> str:
-    """The ErrorInfo reason for a field path: ``tiles[3].number`` -> ``INVALID_TILES``."""
+    """The ErrorInfo reason for a field path.
+
+    ``hand.tiles[3].number`` -> ``ERROR_REASON_INVALID_TILES``.
+    """
     match = _ROOT.match(field)
     return REASONS.get(match.group() if match else field, DEFAULT_REASON)
 

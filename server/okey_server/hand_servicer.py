@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import grpc
 from okey.v1 import hand_pb2
+from okey_rules.errors import InvalidInputError
 from okey_rules.hand import check_hand, winning_discards
 
-from okey_server.check_hand_request import HAND_SIZES, check_hand_inputs
+from okey_server.check_hand_request import HAND_SIZES, check_hand_inputs, hand_error
 from okey_server.config import Config
 from okey_server.convert_hand import discards_answer, hand_answer
 
@@ -30,10 +31,16 @@ class HandServicer:
         """A serialized CheckHandRequest in, a serialized CheckHandResponse out."""
         # Every input is checked before the engine runs, so a bad request is
         # never mistaken for an engine failure.
-        tiles, indicator, okey, rules = check_hand_inputs(request)
-        if len(tiles) == HAND_SIZES[0]:
-            return hand_answer(check_hand(tiles, okey, rules), indicator, okey)
-        return discards_answer(winning_discards(tiles, okey, rules), indicator, okey)
+        asked = check_hand_inputs(request)
+        tiles, okey, rules = asked.tiles, asked.okey, asked.rules
+        try:
+            if len(tiles) == HAND_SIZES[0]:
+                verdict = check_hand(tiles, okey, rules)
+                return hand_answer(verdict, asked.indicator, okey, asked.arrangements)
+            verdicts = winning_discards(tiles, okey, rules)
+            return discards_answer(verdicts, asked.indicator, okey, asked.arrangements)
+        except InvalidInputError as exc:
+            raise hand_error(exc, asked.hand_field) from None
 
 
 def add_hand_service(server: grpc.aio.Server, servicer: HandServicer) -> str:

@@ -28,7 +28,7 @@ def case(name: str, request: dict[str, Any], expect: dict[str, Any]) -> dict[str
 
 
 def hand_request(tiles: str, indicator: str = "R4") -> dict[str, Any]:
-    return {"tilesNotation": tiles, "indicatorNotation": indicator}
+    return {"handNotation": tiles, "indicatorNotation": indicator}
 
 
 def write_vectors(

@@ -92,7 +92,7 @@ def test_differences_are_reported_with_their_path(expected: dict[str, Any], prob
         ("tiles", "tiles[3]", True),
         ("tiles", "tiles[3].number", True),
         ("tiles", "tiles.number", True),
-        ("tiles", "tiles_notation", False),
+        ("tiles", "hand_notation", False),
         ("tiles[3]", "tiles[3].color", True),
         ("tiles[3]", "tiles[31]", False),
         ("ruleset", "tiles", False),
@@ -122,7 +122,7 @@ def good_case(name: str) -> dict[str, Any]:
     return {
         "name": name,
         "reason": "RULES.md §3",
-        "request": {"tilesNotation": "R1", "okeyNotation": "R5"},
+        "request": {"handNotation": "R1", "okeyNotation": "R5"},
         "expect": {"error": {"code": "INVALID_ARGUMENT", "field": "tiles"}},
     }
 

@@ -16,7 +16,7 @@ def request_for(*flags: str):
 
 def test_tiles_go_as_one_notation_string_for_the_server_to_parse():
     request = request_for("--indicator", "R4")
-    assert request.tiles_notation == " ".join(HAND)
+    assert request.hand_notation == " ".join(HAND)
     assert request.indicator_notation == "R4"
     assert request.okey_notation == ""
     assert len(request.tiles) == 0

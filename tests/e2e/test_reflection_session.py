@@ -25,7 +25,7 @@ ELISION = "..."
 RUN_DEADLINE_S = 60
 # RULES.md §3: R1-R3, R9-R12 with the okey (R5, indicator R4) as R13, 1s, 7s.
 FOUR_MELDS_WITH_WILD = {
-    "tilesNotation": "R1 R2 R3 Y7 B7 K7 R9 R10 R11 R12 B1 Y1 K1 R5",
+    "handNotation": "R1 R2 R3 Y7 B7 K7 R9 R10 R11 R12 B1 Y1 K1 R5",
     "indicatorNotation": "R4",
 }
 
@@ -108,11 +108,11 @@ def test_check_hand_with_json_answers_as_the_generated_stubs_do(grpc_server):
 
 
 def test_a_malformed_hand_is_invalid_argument_naming_the_field(grpc_server):
-    request = json.dumps({"tilesNotation": "R1 R14", "indicatorNotation": "R4"})
+    request = json.dumps({"handNotation": "R1 R14", "indicatorNotation": "R4"})
     result = session_script(grpc_server, "call", "okey.v1.HandService/CheckHand", "-d", request)
     assert result.returncode == 1
     assert "Code: INVALID_ARGUMENT" in result.stderr
-    assert "Field violation: tiles_notation" in result.stderr
+    assert "Field violation: hand_notation" in result.stderr
 
 
 def test_the_readme_session_is_what_the_server_answers(grpc_server):

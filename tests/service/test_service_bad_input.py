@@ -25,7 +25,7 @@ def _with_tile(index: int, **fields: object) -> hand_pb2.CheckHandRequest:
 
 
 def _notation(tiles: str, **fields: object) -> hand_pb2.CheckHandRequest:
-    return hand_pb2.CheckHandRequest(tiles_notation=tiles, **fields)  # type: ignore[arg-type]
+    return hand_pb2.CheckHandRequest(hand_notation=tiles, **fields)  # type: ignore[arg-type]
 
 
 # (id naming the rule, request builder, field the violation must name, text the description holds)
@@ -41,7 +41,7 @@ CASES: list[tuple[str, Callable[[], hand_pb2.CheckHandRequest], str, str]] = [
     ("no-tiles-at-all", lambda: hand_pb2.CheckHandRequest(indicator=pb_tile("K3")),
      "tiles", "either"),
     ("tiles-and-notation-both-given",
-     lambda: hand_request(HAND, tiles_notation=HAND, indicator=pb_tile("K3")), "tiles", "not both"),
+     lambda: hand_request(HAND, hand_notation=HAND, indicator=pb_tile("K3")), "tiles", "not both"),
     ("unknown-colour-enum-9", lambda: _with_tile(3, color=9, number=4), "tiles[3].color", "9"),
     ("numbered-tile-without-colour", lambda: _with_tile(2, number=3), "tiles[2].color", "colour"),
     ("number-0-outside-1-13",
@@ -59,7 +59,7 @@ CASES: list[tuple[str, Callable[[], hand_pb2.CheckHandRequest], str, str]] = [
      "tiles[8]", "R7"),
     ("three-copies-of-a-tile-in-notation",
      lambda: _notation("R7 R7 R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12", indicator_notation="K3"),
-     "tiles_notation", "R7"),
+     "hand_notation", "R7"),
     ("three-false-jokers",
      lambda: hand_request("F F R1 R2 R3 R4 R5 R6 F R8 R9 R10 R11 R12", indicator=pb_tile("K3")),
      "tiles[8]", "false joker"),
@@ -81,13 +81,13 @@ CASES: list[tuple[str, Callable[[], hand_pb2.CheckHandRequest], str, str]] = [
      "indicator.number", "14"),
     ("unparseable-notation-unknown-letter",
      lambda: _notation("R1 R2 X3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 K5", indicator_notation="K3"),
-     "tiles_notation", "X3"),
+     "hand_notation", "X3"),
     ("unparseable-notation-number-14",
      lambda: _notation("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R14 K5", indicator_notation="K3"),
-     "tiles_notation", "R14"),
+     "hand_notation", "R14"),
     ("unparseable-notation-number-0",
      lambda: _notation("R0 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 K5", indicator_notation="K3"),
-     "tiles_notation", "R0"),
+     "hand_notation", "R0"),
     ("unparseable-indicator-notation", lambda: hand_request(HAND, indicator_notation="Q4"),
      "indicator_notation", "Q4"),
     ("unparseable-okey-notation", lambda: hand_request(HAND, okey_notation="R 5"),
@@ -104,7 +104,7 @@ CASES: list[tuple[str, Callable[[], hand_pb2.CheckHandRequest], str, str]] = [
      lambda: hand_request(HAND, indicator=pb_tile("K3"), ruleset=ruleset_pb2.Ruleset(game=7)),
      "ruleset.game", "7"),
     ("notation-too-long-to-be-a-hand",
-     lambda: _notation("R1 " * 2000, indicator_notation="K3"), "tiles_notation", "longer"),
+     lambda: _notation("R1 " * 2000, indicator_notation="K3"), "hand_notation", "longer"),
 ]
 
 

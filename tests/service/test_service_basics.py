@@ -18,9 +18,9 @@ from okey_server.server import ServerStartError, create_server, drain
 pytestmark = pytest.mark.service
 
 GOOD_REQUEST = hand_pb2.CheckHandRequest(
-    tiles_notation="R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 Y9", indicator_notation="K3"
+    hand_notation="R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 Y9", indicator_notation="K3"
 )
-BAD_REQUEST = hand_pb2.CheckHandRequest(tiles_notation="R1 R2", indicator_notation="K3")
+BAD_REQUEST = hand_pb2.CheckHandRequest(hand_notation="R1 R2", indicator_notation="K3")
 
 
 @pytest.mark.parametrize("service", ["", "okey.v1.HandService"])
@@ -52,7 +52,7 @@ def test_reflection_describes_check_hand_so_grpcurl_can_call_it(channel: grpc.Ch
     pool = DescriptorPool(ProtoReflectionDescriptorDatabase(channel))
     method = pool.FindServiceByName("okey.v1.HandService").FindMethodByName("CheckHand")
     assert method.input_type.full_name == "okey.v1.CheckHandRequest"
-    assert "tiles_notation" in method.input_type.fields_by_name
+    assert "hand_notation" in method.input_type.fields_by_name
     assert {"winning", "arrangement", "winning_discards"} <= set(method.output_type.fields_by_name)
 
 

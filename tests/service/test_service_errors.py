@@ -20,7 +20,7 @@ def _invalid(_request: bytes, _context: grpc.ServicerContext) -> bytes:
 
 
 def _bad_notation(_request: bytes, _context: grpc.ServicerContext) -> bytes:
-    raise NotationError("tiles_notation", "cannot read 'X3' as a tile")
+    raise NotationError("hand_notation", "cannot read 'X3' as a tile")
 
 
 def _bug(_request: bytes, _context: grpc.ServicerContext) -> bytes:
@@ -76,7 +76,7 @@ def _call(channel: grpc.Channel, method: str) -> grpc.RpcError:
 
 @pytest.mark.parametrize(
     ("method", "field", "reason"),
-    [("Invalid", "tiles[2].number", "INVALID_TILES"), ("BadNotation", "tiles_notation",
+    [("Invalid", "tiles[2].number", "INVALID_TILES"), ("BadNotation", "hand_notation",
                                                        "INVALID_TILES")],
 )
 def test_invalid_input_error_becomes_invalid_argument_with_field_violation(

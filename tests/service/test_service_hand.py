@@ -30,13 +30,13 @@ def _kind_name(kind: object) -> str:
 
 
 @pytest.mark.parametrize(("hand", "indicator"), HANDS_14)
-@pytest.mark.parametrize("as_notation", [False, True], ids=["tiles", "tiles_notation"])
+@pytest.mark.parametrize("as_notation", [False, True], ids=["tiles", "hand_notation"])
 def test_check_hand_14_answers_what_the_engine_answers(
     channel: grpc.Channel, hand: str, indicator: str, as_notation: bool
 ) -> None:
     request = hand_pb2.CheckHandRequest(indicator=pb_tile(indicator))
     if as_notation:
-        request.tiles_notation = hand.lower()  # notation is case-insensitive on input
+        request.hand_notation = hand.lower()  # notation is case-insensitive on input
     else:
         request.tiles.extend(pb_tiles(hand))
     response = _stub(channel).CheckHand(request)
@@ -59,7 +59,7 @@ def test_check_hand_14_answers_what_the_engine_answers(
 def test_arrangement_shows_what_the_wild_stands_for(channel: grpc.Channel) -> None:
     hand = "R7 Y7 B7 K1 K2 K3 Y10 Y11 Y12 B1 B2 B3 B4 R5"
     response = _stub(channel).CheckHand(
-        hand_pb2.CheckHandRequest(tiles_notation=hand, indicator_notation="R4")
+        hand_pb2.CheckHandRequest(hand_notation=hand, indicator_notation="R4")
     )
     assert response.winning
     wilds = [p for m in response.arrangement.melds for p in m.tiles if p.wild]
@@ -79,7 +79,7 @@ def test_indicator_and_okey_may_be_given_in_any_of_the_four_forms(channel: grpc.
     ]
     answers = {
         _stub(channel).CheckHand(
-            hand_pb2.CheckHandRequest(tiles_notation=hand, **form)  # type: ignore[arg-type]
+            hand_pb2.CheckHandRequest(hand_notation=hand, **form)  # type: ignore[arg-type]
         ).SerializeToString(deterministic=True)
         for form in forms
     }
@@ -99,7 +99,7 @@ def test_response_always_names_indicator_and_okey(
     channel: grpc.Channel, given: dict[str, object], indicator: str, okey: str
 ) -> None:
     request = hand_pb2.CheckHandRequest(
-        tiles_notation="R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 Y9", **given  # type: ignore[arg-type]
+        hand_notation="R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 Y9", **given  # type: ignore[arg-type]
     )
     response = _stub(channel).CheckHand(request)
     assert (notation_of(response.indicator), notation_of(response.okey)) == (indicator, okey)
@@ -108,7 +108,7 @@ def test_response_always_names_indicator_and_okey(
 def test_check_hand_15_lists_the_engine_s_winning_discards(channel: grpc.Channel) -> None:
     hand = "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1 K9"
     response = _stub(channel).CheckHand(
-        hand_pb2.CheckHandRequest(tiles_notation=hand, indicator_notation="Y3")
+        hand_pb2.CheckHandRequest(hand_notation=hand, indicator_notation="Y3")
     )
     verdict = winning_discards(parse_tiles(hand), okey_for(parse_tile("Y3")))
     assert response.winning == verdict.winning
@@ -136,7 +136,7 @@ def test_15_tiles_winning_means_at_least_one_winning_discard(
     channel: grpc.Channel, hand: str
 ) -> None:
     response = _stub(channel).CheckHand(
-        hand_pb2.CheckHandRequest(tiles_notation=hand, okey_notation="Y4")
+        hand_pb2.CheckHandRequest(hand_notation=hand, okey_notation="Y4")
     )
     assert response.winning == bool(response.winning_discards)
     assert response.okey_discard_wins == any(d.okey for d in response.winning_discards)
@@ -149,7 +149,7 @@ def test_discarding_the_okey_from_a_ready_hand_is_the_double(channel: grpc.Chann
     # RULES.md §5: a ready 14 plus an okey may finish by discarding the okey.
     response = _stub(channel).CheckHand(
         hand_pb2.CheckHandRequest(
-            tiles_notation="R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1 Y4", okey_notation="Y4"
+            hand_notation="R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1 Y4", okey_notation="Y4"
         )
     )
     assert response.okey_discard_wins
@@ -192,7 +192,7 @@ def test_ruleset_and_preset_reach_the_engine(
     kind: str,
     expected: bool,
 ) -> None:
-    request = hand_pb2.CheckHandRequest(tiles_notation=hand, okey_notation="K9", preset=preset_name)
+    request = hand_pb2.CheckHandRequest(hand_notation=hand, okey_notation="K9", preset=preset_name)
     if ruleset is not None:
         request.ruleset.CopyFrom(ruleset)
     response = _stub(channel).CheckHand(request)
@@ -201,7 +201,7 @@ def test_ruleset_and_preset_reach_the_engine(
 
 def test_same_request_same_answer_byte_for_byte(channel: grpc.Channel) -> None:
     request = hand_pb2.CheckHandRequest(
-        tiles_notation="R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1 Y4", okey_notation="Y4"
+        hand_notation="R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1 Y4", okey_notation="Y4"
     )
     answers = {_stub(channel).CheckHand(request).SerializeToString() for _ in range(3)}
     assert len(answers) == 1

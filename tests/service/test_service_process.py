@@ -69,12 +69,12 @@ def test_one_json_log_line_per_rpc_without_tiles(start_server_process) -> None:
     with grpc.insecure_channel(server.address, options=CHANNEL_OPTIONS) as channel:
         hand = hand_pb2_grpc.HandServiceStub(channel)
         hand.CheckHand(
-            hand_pb2.CheckHandRequest(tiles_notation=WINNING, indicator_notation="K12"),
+            hand_pb2.CheckHandRequest(hand_notation=WINNING, indicator_notation="K12"),
             metadata=(("x-request-id", "log-test-ok"),),
         )
         with pytest.raises(grpc.RpcError):
             hand.CheckHand(  # a bad request whose error text names tiles
-                hand_pb2.CheckHandRequest(tiles_notation=THREE_R7, okey_notation="K13"),
+                hand_pb2.CheckHandRequest(hand_notation=THREE_R7, okey_notation="K13"),
                 metadata=(("x-request-id", "log-test-bad"),),
             )
         health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest())
@@ -94,7 +94,7 @@ def test_one_json_log_line_per_rpc_without_tiles(start_server_process) -> None:
         assert line["duration_ms"] >= 0
         assert line["level"] == "info"
         assert str(line["peer"]).startswith("ipv4:127.0.0.1:")
-    assert rpcs[1]["invalid_field"] == "tiles_notation"  # the field name, never its content
+    assert rpcs[1]["invalid_field"] == "hand_notation"  # the field name, never its content
     log_text = server.log_path.read_text()
     assert TILE_WORD.findall(log_text) == []
 

@@ -249,9 +249,9 @@ def _tile_word(message: dict) -> str:
 
 
 def _hand(request: dict) -> list[Tile]:
-    if "tilesNotation" in request:
-        return parse_tiles(request["tilesNotation"])
-    return parse_tiles(" ".join(_tile_word(m) for m in request["tiles"]))
+    if "handNotation" in request:
+        return parse_tiles(request["handNotation"])
+    return parse_tiles(" ".join(_tile_word(m) for m in request["hand"]["tiles"]))
 
 
 def _ruleset(request: dict) -> Ruleset:

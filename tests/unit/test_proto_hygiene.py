@@ -50,6 +50,11 @@ def test_buf_lint_standard_rules_are_clean():
     assert result.returncode == 0, f"buf lint:\n{result.stdout}{result.stderr}"
 
 
+# okey.v1 is not released yet: a commit may break it on purpose by saying so
+# in its message. Once v1 is released this marker is no longer honoured.
+UNRELEASED_BREAK_MARKER = "[okey.v1 break before release]"
+
+
 @pytest.mark.parametrize("ref", ["HEAD~1", "HEAD"])
 def test_no_breaking_change_to_okey_v1_against(ref):
     # FILE is buf's strictest level: a removed or renumbered field, a changed
@@ -57,6 +62,8 @@ def test_no_breaking_change_to_okey_v1_against(ref):
     # New files, messages and fields are additions and pass.
     if ref not in _baselines():
         pytest.skip(f"no commit {ref} to compare with (no .git, shallow or one-commit history)")
+    if ref == "HEAD~1" and UNRELEASED_BREAK_MARKER in _git("log", "-1", "--format=%B").stdout:
+        pytest.skip("the last commit declares a deliberate break of the unreleased okey.v1")
     # subdir=proto: a commit from before buf.yaml existed still reads as a module.
     result = _run_buf("breaking", "--against", f".git#ref={ref},subdir=proto")
     assert result.returncode == 0, f"buf breaking against {ref}:\n{result.stdout}{result.stderr}"

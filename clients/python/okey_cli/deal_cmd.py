@@ -36,7 +36,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument("--seed", default="", help="the seed (any text); default: a fresh one")
-    parser.add_argument("--formal", action="store_true", help="the stacks-and-dice deal (seed 000)")
+    parser.add_argument(
+        "--formal", action="store_true", help="the traditional stacks-and-dice deal"
+    )
     parser.add_argument("--players", type=int, default=0, help="2-4 (classic), 4 (101); default 4")
     parser.add_argument("--game", choices=sorted(_GAMES), default=None, help="default: classic")
     parser.add_argument("--preset", default="", help='"classic", "okey.gg" or "101"')
@@ -140,17 +142,15 @@ def _reveal(deal_id: str, address: str, timeout: float) -> deal_pb2.RevealSeedRe
 # --- readable output -----------------------------------------------------------
 
 
-def code_tile(code: int) -> tile_pb2.Tile:
-    """A packed tile code as a Tile message (copy * 53 + face; face 52 = false joker)."""
-    copy, face = divmod(code, _FACES)
-    if face == _FACES - 1:
-        return tile_pb2.Tile(false_joker=True, copy=copy)
-    return tile_pb2.Tile(color=_COLOURS[face // 13], number=face % 13 + 1, copy=copy)
+def tile_code(tile: tile_pb2.Tile) -> int:
+    """The engine's packed code of a Tile message (copy * 53 + face; face 52 = false joker)."""
+    face = _FACES - 1 if tile.false_joker else _COLOURS.index(tile.color) * 13 + tile.number - 1
+    return tile.copy * _FACES + face
 
 
-def _tiles(codes: Any, painter: render.Painter, *, sort: bool = True) -> str:
-    ordered = sorted(codes, key=lambda c: (c % _FACES, c)) if sort else list(codes)
-    return " ".join(painter.tile(code_tile(c)) for c in ordered)
+def _tiles(tiles: Any, painter: render.Painter, *, sort: bool = True) -> str:
+    ordered = sorted(tiles, key=lambda t: (tile_code(t) % _FACES, t.copy)) if sort else tiles
+    return " ".join(painter.tile(t) for t in ordered)
 
 
 def _seat_role(response: deal_pb2.DealResponse, seat: int) -> str:
@@ -198,7 +198,7 @@ def _formal_lines(formal: deal_pb2.FormalDeal, painter: render.Painter) -> list[
     ]
     for stack in formal.stacks:
         mark = stack.letter or "*"
-        spare = f" + spare {painter.tile(code_tile(formal.spare))}" if not stack.letter else ""
+        spare = f" + spare {painter.tile(formal.spare)}" if not stack.letter else ""
         tiles = _tiles(stack.tiles, painter, sort=False)
         lines.append(f"  {stack.index:>2} {mark}: {tiles}{spare}")
     by_seat: dict[int, list[str]] = {}
@@ -252,15 +252,15 @@ def recompute(saved: deal_pb2.DealResponse, seed: str) -> Any:
 def compare(saved: deal_pb2.DealResponse, dealt: Any) -> list[str]:
     """Every difference between the saved deal and the recomputed one (empty: they match)."""
     problems = []
-    if saved.indicator_code != dealt.indicator:
+    if tile_code(saved.indicator) != dealt.indicator:
         problems.append("the indicator differs")
-    saved_racks = [list(rack.tiles) for rack in saved.racks]
+    saved_racks = [[tile_code(t) for t in rack.tiles] for rack in saved.racks]
     for seat, rack in enumerate(dealt.racks):
         if seat >= len(saved_racks) or saved_racks[seat] != list(rack):
             problems.append(f"seat {seat}'s rack differs")
     if len(saved_racks) != len(dealt.racks):
         problems.append("the number of racks differs")
-    if list(saved.wall) != list(dealt.wall):
+    if [tile_code(t) for t in saved.wall] != list(dealt.wall):
         problems.append("the wall differs")
     if dealt.formal is not None and list(saved.formal.dice) != list(dealt.formal.dice):
         problems.append("the dice differ")

@@ -15,7 +15,7 @@ from okey_cli.errors import EXIT_OK
 # option left out stays unset and the preset decides.
 _RULE_OPTIONS = {
     "wild_pairs": "may the two okeys pair with each other in seven pairs",
-    "kafa": "one colour 1..13 plus a second 1 wins (seed 003)",
+    "kafa": "kafa: one colour 1..13 plus a second 1 wins the game",
     "runs_13_to_1": "may a run continue 12-13-1",
 }
 
@@ -47,7 +47,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             help=f"{meaning} (default: the preset's)",
         )
     check.add_argument(
-        "--json", action="store_true", help="print the CheckHand response as protobuf JSON"
+        "--json",
+        action="store_true",
+        help="print the CheckHand response as proto3 JSON, every field included",
+    )
+    check.add_argument(
+        "--no-arrangements",
+        action="store_true",
+        help="leave the arrangements out of the answer (omit_arrangements)",
     )
     rpc.add_server_options(check)
     check.set_defaults(func=run_check)
@@ -63,7 +70,11 @@ def tile_count(text: str) -> int:
 
 
 def build_request(args: argparse.Namespace) -> hand_pb2.CheckHandRequest:
-    request = hand_pb2.CheckHandRequest(preset=args.preset, tiles_notation=notation(args.tiles))
+    request = hand_pb2.CheckHandRequest(
+        preset=args.preset,
+        hand_notation=notation(args.tiles),
+        omit_arrangements=args.no_arrangements,
+    )
     if args.indicator is not None:
         request.indicator_notation = args.indicator
     else:
@@ -83,6 +94,6 @@ def run_check(args: argparse.Namespace) -> int:
     rpc.print_answer(
         response,
         args.json,
-        lambda: render.hand_text(response, tile_count(request.tiles_notation), painter),
+        lambda: render.hand_text(response, tile_count(request.hand_notation), painter),
     )
     return EXIT_OK

@@ -52,7 +52,7 @@ class Painter:
         return f"\x1b[{';'.join(codes)}m{text}{_RESET}"
 
     def tile(self, tile: Any) -> str:
-        """``R7``, ``Y13``, ``F``: the notation of RULES.md §1."""
+        """``R7``, ``Y13``, ``F``: tile notation (docs/rules.md)."""
         if tile.false_joker:
             return self._paint("F", _BOLD)
         letter = _LETTERS.get(tile.color, "?")

@@ -144,4 +144,13 @@ def unary(
 
 def print_answer(response: Any, as_json: bool, text: Callable[[], str]) -> None:
     """Prints the response as protobuf JSON (`--json`) or as the command's readable text."""
-    print(json_format.MessageToJson(response) if as_json else text())
+    if not as_json:
+        print(text())
+        return
+    # Every field, defaults included (winning: false, seat 0), so that a reader
+    # need not know which values proto3 JSON leaves out.
+    print(
+        json_format.MessageToJson(
+            response, always_print_fields_with_no_presence=True, ensure_ascii=False
+        )
+    )
