@@ -37,9 +37,21 @@ def notation_of(tile: tile_pb2.Tile) -> str:
     return f"{letter}{tile.number}"
 
 
+def code_of(tile: tile_pb2.Tile) -> int:
+    """The engine's index of a physical tile: copy * 53 + face (face 52: false joker)."""
+    face = 52 if tile.false_joker else (tile.color - 1) * 13 + tile.number - 1
+    return tile.copy * 53 + face
+
+
+def codes_of(tiles: object) -> list[int]:
+    return [code_of(tile) for tile in tiles]  # type: ignore[attr-defined]
+
+
 def hand_request(tiles: str, **fields: object) -> hand_pb2.CheckHandRequest:
     """A CheckHand request with `tiles` as messages; other fields as given."""
-    return hand_pb2.CheckHandRequest(tiles=pb_tiles(tiles), **fields)  # type: ignore[arg-type]
+    return hand_pb2.CheckHandRequest(
+        hand=tile_pb2.TileList(tiles=pb_tiles(tiles)), **fields  # type: ignore[arg-type]
+    )
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,8 @@ from okey_rules import Ruleset, format_tile, preset
 from okey_rules.deal import deal
 from okey_rules.deal_types import DealMethod
 from okey_rules.shuffle import shuffled_codes
-from okey_rules.tiles import Tile
 from okey_server.state_mac import state_mac_ok
-from service_helpers import decode_error, notation_of
+from service_helpers import code_of, codes_of, decode_error, notation_of
 
 pytestmark = pytest.mark.service
 
@@ -29,11 +28,11 @@ def _stub(channel: grpc.Channel) -> deal_pb2_grpc.DealServiceStub:
 
 
 def _same_deal(response: deal_pb2.DealResponse, expected) -> None:
-    assert response.indicator_code == expected.indicator
+    assert code_of(response.indicator) == expected.indicator
     assert notation_of(response.indicator) == format_tile(expected.indicator_tile)
     assert notation_of(response.okey) == format_tile(expected.okey)
-    assert [list(rack.tiles) for rack in response.racks] == [list(r) for r in expected.racks]
-    assert list(response.wall) == list(expected.wall)
+    assert [codes_of(rack.tiles) for rack in response.racks] == [list(r) for r in expected.racks]
+    assert codes_of(response.wall) == list(expected.wall)
     assert response.first_seat == expected.first_seat
 
 
@@ -105,8 +104,10 @@ def test_formal_response_shows_the_procedure(channel):
     formal = response.formal
     assert len(formal.stacks) == 21
     order = shuffled_codes("proc")
-    assert [list(s.tiles) for s in formal.stacks] == [order[5 * k : 5 * k + 5] for k in range(21)]
-    assert formal.spare == order[105]
+    assert [codes_of(s.tiles) for s in formal.stacks] == [
+        order[5 * k : 5 * k + 5] for k in range(21)
+    ]
+    assert code_of(formal.spare) == order[105]
     assert formal.indicator_stack == formal.dice[0] - 1
     assert formal.indicator_position == formal.dice[-1]
     assert not formal.dice_given
@@ -115,7 +116,7 @@ def test_formal_response_shows_the_procedure(channel):
     assert [t.letter for t in formal.takes] == list("abcdefghijjkkl")
     assert sum(len(t.tiles) for t in formal.takes) == 57
     assert formal.stacks[0].notation.split() == [
-        format_tile(t) for t in map(Tile.from_code, formal.stacks[0].tiles)]
+        notation_of(t) for t in formal.stacks[0].tiles]
 
 
 def test_rack_notation_is_sorted_by_colour_then_number(channel):
@@ -123,7 +124,7 @@ def test_rack_notation_is_sorted_by_colour_then_number(channel):
     for rack in response.racks:
         words = rack.notation.split()
         assert len(words) == len(rack.tiles)
-        assert sorted(format_tile(Tile.from_code(c)) for c in rack.tiles) == sorted(words)
+        assert sorted(notation_of(t) for t in rack.tiles) == sorted(words)
         keys = [(w == "F", "RYBK".find(w[0]), int(w[1:]) if w != "F" else 0) for w in words]
         assert keys == sorted(keys)
 
@@ -137,10 +138,10 @@ def test_opening_state_is_signed_and_ready_for_the_first_discard(make_server):
     assert state.phase == game_pb2.PHASE_FIRST_DISCARD
     assert state.turn_seat == 2 == response.first_seat
     assert state.move_number == 0
-    assert [list(s.rack) for s in state.seats] == [list(r.tiles) for r in response.racks]
+    assert [list(s.rack) for s in state.seats] == [codes_of(r.tiles) for r in response.racks]
     assert all(not s.discards for s in state.seats)
-    assert list(state.wall) == list(response.wall)
-    assert state.indicator == response.indicator_code
+    assert list(state.wall) == codes_of(response.wall)
+    assert state.indicator == code_of(response.indicator)
     assert state.okey_face == (response.okey.color - 1) * 13 + response.okey.number - 1
     assert state.ruleset.game == ruleset_pb2.GAME_OKEY_101
     assert state.ruleset.HasField("indicator_drawable_last")
@@ -211,12 +212,12 @@ def test_reveal_with_a_malformed_deal_id_is_invalid_argument(channel, deal_id):
 
 
 _DEAL_REASONS = {
-    "player_count": "INVALID_DEAL",
-    "dealer_seat": "INVALID_DEAL",
-    "method": "INVALID_DEAL",
-    "dice": "INVALID_DICE",
-    "seed": "INVALID_SEED",
-    "preset": "INVALID_RULESET",
+    "player_count": "ERROR_REASON_INVALID_DEAL",
+    "dealer_seat": "ERROR_REASON_INVALID_DEAL",
+    "method": "ERROR_REASON_INVALID_DEAL",
+    "dice": "ERROR_REASON_INVALID_DICE",
+    "seed": "ERROR_REASON_INVALID_SEED",
+    "preset": "ERROR_REASON_INVALID_RULESET",
 }
 
 

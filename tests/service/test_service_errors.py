@@ -16,7 +16,7 @@ pytestmark = pytest.mark.service
 
 
 def _invalid(_request: bytes, _context: grpc.ServicerContext) -> bytes:
-    raise InvalidInputError("tiles[2].number", "number must be 1-13, not 0")
+    raise InvalidInputError("hand.tiles[2].number", "number must be 1-13, not 0")
 
 
 def _bad_notation(_request: bytes, _context: grpc.ServicerContext) -> bytes:
@@ -76,8 +76,10 @@ def _call(channel: grpc.Channel, method: str) -> grpc.RpcError:
 
 @pytest.mark.parametrize(
     ("method", "field", "reason"),
-    [("Invalid", "tiles[2].number", "INVALID_TILES"), ("BadNotation", "hand_notation",
-                                                       "INVALID_TILES")],
+    [
+        ("Invalid", "hand.tiles[2].number", "ERROR_REASON_INVALID_TILES"),
+        ("BadNotation", "hand_notation", "ERROR_REASON_INVALID_TILES"),
+    ],
 )
 def test_invalid_input_error_becomes_invalid_argument_with_field_violation(
     probe: grpc.Channel, method: str, field: str, reason: str

@@ -38,7 +38,7 @@ def test_check_hand_14_answers_what_the_engine_answers(
     if as_notation:
         request.hand_notation = hand.lower()  # notation is case-insensitive on input
     else:
-        request.tiles.extend(pb_tiles(hand))
+        request.hand.tiles.extend(pb_tiles(hand))
     response = _stub(channel).CheckHand(request)
 
     verdict = check_hand(parse_tiles(hand), okey_for(parse_tile(indicator)), preset("classic"))
