@@ -195,3 +195,16 @@ def test_exact_expected_false_jokers_per_seat_are_proportional_to_rack_size(
         total += probability
     assert total == 1
     assert expected == [Fraction(2 * size, PLACES) for size in sizes]
+
+
+def test_documented_example_seed_fj_first_8():
+    """docs/dealing.md's example: a[0] is a false joker, below(105) = 13, so it swaps
+    with a[14] (Y8, code 20) and ends 14th in the first player's rack."""
+    order = shuffled_codes("fj-first-8")
+    assert order[:16] == [105, 34, 41, 103, 44, 43, 10, 15, 64, 80, 98, 78, 36, 89, 20, 99]
+    dealt = deal(seed="fj-first-8")
+    assert dealt.indicator == 20
+    assert list(dealt.racks[1]) == [34, 41, 103, 44, 43, 10, 15, 64, 80, 98, 78, 36, 89, 105, 99]
+    replay = deal_from_order(order, below=_scripted(13))
+    assert (replay.indicator, replay.racks, replay.wall) == (
+        dealt.indicator, dealt.racks, dealt.wall)
