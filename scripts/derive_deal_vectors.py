@@ -119,7 +119,7 @@ def tiles_json(codes: list[int]) -> list[dict[str, Any]]:
 
 
 def okey_face(indicator: int) -> int:
-    """The indicator's colour, number + 1, 13 -> 1 (RULES.md §2)."""
+    """The indicator's colour, number + 1, 13 -> 1 (docs/rules.md, indicator and okey)."""
     face = indicator % 53
     return face // 13 * 13 + (face % 13 + 1) % 13
 
@@ -138,14 +138,23 @@ class Deal:
     formal: dict[str, Any] | None = None
 
 
-def first_numbered(a: list[int]) -> tuple[int, list[int]]:
-    """The indicator (first tile of `a` that is not a false joker) and the rest, order kept."""
-    k = next(i for i, code in enumerate(a) if not is_false_joker(code))
-    return a[k], a[:k] + a[k + 1 :]
+def turn_up(seed: str) -> tuple[int, list[int]]:
+    """docs/dealing.md, "Informal deal" steps 1-2: the indicator and the 105 tiles to deal.
+
+    While a[0] is a false joker, it is put back: j = 1 + below(105), drawn
+    from the stream right after the shuffle, and a[0] and a[j] swap. Then the
+    indicator is a[0] and the rest is a[1:], order kept.
+    """
+    stream = Stream(seed)
+    a = shuffle(stream)
+    while is_false_joker(a[0]):
+        j = 1 + stream.below(TILE_COUNT - 1)
+        a[0], a[j] = a[j], a[0]
+    return a[0], a[1:]
 
 
 def deal_informal(seed: str, players: int, dealer: int, drawable_last: bool) -> Deal:
-    indicator, rest = first_numbered(shuffle(Stream(seed)))
+    indicator, rest = turn_up(seed)
     first = (dealer + 1) % players
     racks: list[list[int]] = [[] for _ in range(players)]
     racks[first] = rest[0:15]
@@ -158,7 +167,7 @@ def deal_informal(seed: str, players: int, dealer: int, drawable_last: bool) -> 
 
 
 def deal_101(seed: str, dealer: int, drawable_last: bool) -> Deal:
-    indicator, rest = first_numbered(shuffle(Stream(seed)))
+    indicator, rest = turn_up(seed)
     racks: list[list[int]] = [[] for _ in range(SEATS_101)]
     racks[dealer] = rest[0:22]
     pos = 22
@@ -316,14 +325,20 @@ def expected_response(request: dict[str, Any]) -> dict[str, Any]:
 
 # Seeds with a property worth a vector, found by `--search` (each is checked
 # by the derivation itself: the vector shows the property).
-SEED_FJ_FIRST = "fj-first-8"  # a[0] is a false joker: the indicator is a[1]
-SEED_FJ_BOTH = "fj-both-13438"  # a[0] and a[1] are the two false jokers: the indicator is a[2]
-SEED_WORKED = "seed-000-worked-example-71"  # dice 5, 2 turn up R4, okey R5, as in seed 000
+SEED_FJ_FIRST = "fj-first-8"  # a[0] is a false joker (put back at a[14])
+SEED_FJ_BOTH = "fj-both-13438"  # a[0] and a[1] are the two false jokers
+SEED_FJ_PUT_BACK_TWICE = "fj-put-back-twice-2198"  # the first put-back hits the other false joker
+SEED_FJ_TO_A_RACK = "fj-to-a-rack-97"  # a[0] is a false joker, put back into a later rack
+SEED_WORKED = "worked-example-77"  # dice 5, 2 turn up R4, okey R5, as in the worked example
 SEED_REROLL_STREAM = "reroll-from-stream-138"  # die 2 from the stream hits a false joker
 SEED_REROLL_GIVEN = "reroll-given-32"  # stack 1 (die 1 = 2) holds a false joker at position 3
 SEED_DOUBLE_REROLL = "double-reroll-1727"  # both false jokers in stack 3 (die 1 = 4) + spare
 
-WORKED = "seed 000 worked example: dice 5 then 2 turn up a red 4, okey red 5"
+WORKED = (
+    "the Japanese rules text's worked example (docs/dealing.md, Formal deal): dice 5 then 2"
+    " turn up a red 4, okey red 5"
+)
+
 Case = dict[str, Any]
 
 
@@ -345,72 +360,89 @@ def informal_cases() -> list[Case]:
     return [
         _ok(
             "deal-informal-seed-42-four-players",
-            "RULES.md §4: 15 to the dealer's right, 14 to the others (docs: seed 42, B3)",
+            "docs/dealing.md, Informal deal: 15 to the dealer's right, 14 to the others (seed 42,"
+            " B3)",
             {"seed": "42", "playerCount": 4},
         ),
         _ok(
             "deal-informal-default-player-count-is-four",
-            "deal.proto: player_count 0 means 4; RULES.md §4: 4 players is standard",
+            "deal.proto: player_count 0 means 4; docs/dealing.md: 4 players is standard",
             {"seed": "okey"},
         ),
         _ok(
             "deal-informal-four-players-dealer-1",
-            "RULES.md §4: the first player is the dealer's right (dealer 1 -> seat 2 gets 15)",
+            "docs/dealing.md, Seats: the first player is the dealer's right (dealer 1: seat 2"
+            " gets 15)",
             {"seed": "table-7", "playerCount": 4, "dealerSeat": 1, "method": INFORMAL},
         ),
         _ok(
             "deal-informal-four-players-dealer-3-wraps",
-            "RULES.md §4: the dealer's right of seat 3 is seat 0, who gets 15 tiles",
+            "docs/dealing.md, Seats: the dealer's right of seat 3 is seat 0, who gets 15 tiles",
             {"seed": "table-7", "playerCount": 4, "dealerSeat": 3},
         ),
         _ok(
             "deal-informal-three-players-dealer-0",
-            "RULES.md §4: 2-4 players; 3 players get 15/14/14, a 62-tile wall",
+            "docs/dealing.md, Informal deal: 2-4 players; 3 players get 15/14/14, a 62-tile wall",
             {"seed": "three-a", "playerCount": 3},
         ),
         _ok(
             "deal-informal-three-players-dealer-2",
-            "RULES.md §4: with 3 players the dealer's right of seat 2 is seat 0",
+            "docs/dealing.md, Seats: with 3 players the dealer's right of seat 2 is seat 0",
             {"seed": "three-b", "playerCount": 3, "dealerSeat": 2},
         ),
         _ok(
             "deal-informal-two-players-dealer-0",
-            "RULES.md §4: 2 players get 15/14, a 76-tile wall",
+            "docs/dealing.md, Informal deal: 2 players get 15/14, a 76-tile wall",
             {"seed": "two-a", "playerCount": 2},
         ),
         _ok(
             "deal-informal-two-players-dealer-1",
-            "RULES.md §4: with 2 players the dealer's right of seat 1 is seat 0",
+            "docs/dealing.md, Seats: with 2 players the dealer's right of seat 1 is seat 0",
             {"seed": "two-b", "playerCount": 2, "dealerSeat": 1},
         ),
         _ok(
             "deal-informal-false-joker-is-not-the-indicator",
-            "RULES.md §2 (seeds 000, 003): a false joker indicator goes back; the next one is used",
+            "docs/dealing.md, Informal deal step 1: a false joker turned up is put back at"
+            " a[1 + below(105)] and the tile found there is the indicator",
             {"seed": SEED_FJ_FIRST, "playerCount": 4, "dealerSeat": 2},
         ),
         _ok(
+            "deal-informal-false-joker-put-back-into-a-rack",
+            "docs/dealing.md, Informal deal step 1: the false joker put back lands in a rack"
+            " other than the first player's",
+            {"seed": SEED_FJ_TO_A_RACK, "playerCount": 4},
+        ),
+        _ok(
             "deal-informal-two-false-jokers-on-top",
-            "RULES.md §2: both false jokers turned up go back; the third tile is the indicator",
+            "docs/dealing.md, Informal deal step 1: a[0] and a[1] are false jokers; a[0] is put"
+            " back, a[1] stays where the shuffle put it",
             {"seed": SEED_FJ_BOTH, "playerCount": 3, "dealerSeat": 1},
         ),
         _ok(
+            "deal-informal-false-joker-put-back-twice",
+            "docs/dealing.md, Informal deal step 1: the first put-back swaps in the other false"
+            " joker, so a second draw puts that one back",
+            {"seed": SEED_FJ_PUT_BACK_TWICE, "playerCount": 4, "dealerSeat": 1},
+        ),
+        _ok(
             "deal-informal-indicator-drawable-last",
-            "RULES.md §4, indicator_drawable_last: the indicator is the 49th and last wall tile",
+            "docs/dealing.md, Informal deal, indicator_drawable_last: the 49th, last wall tile",
             {"seed": "42", "playerCount": 4, "ruleset": DRAWABLE},
         ),
         _ok(
             "deal-informal-indicator-drawable-last-three-players",
-            "RULES.md §4, indicator_drawable_last, 3 players: the 63rd wall tile is the indicator",
+            "docs/dealing.md, indicator_drawable_last, 3 players: the 63rd wall tile is the"
+            " indicator",
             {"seed": "three-a", "playerCount": 3, "ruleset": DRAWABLE},
         ),
         _ok(
             "deal-informal-indicator-not-drawable-explicit",
-            "RULES.md §4: the face-up indicator is never drawn (option set false explicitly)",
+            "docs/dealing.md: the face-up indicator is never drawn (option set false explicitly)",
             {"seed": "42", "ruleset": {"indicatorDrawableLast": False}},
         ),
         _ok(
             "deal-informal-okeygg-preset-deals-the-same",
-            "RULES.md §4: the okey.gg preset (seed 003) changes no deal rule; 42 deals as classic",
+            "ruleset.proto: the okey.gg preset changes no deal rule; seed 42 deals as in classic",
             {"seed": "42", "preset": "okey.gg"},
         ),
         _ok(
@@ -435,12 +467,12 @@ def okey101_cases() -> list[Case]:
     return [
         _ok(
             "deal-101-preset-dealer-0",
-            "RULES.md §7: Okey 101 deals 22 to the dealer, 21 to the others; the dealer starts",
+            "docs/dealing.md, Okey 101 deal: 22 to the dealer, 21 to the others; the dealer starts",
             {"seed": "101-a", "preset": "101"},
         ),
         _ok(
             "deal-101-game-field-dealer-2",
-            "RULES.md §7: the dealer (seat 2) gets 22 and opens; seats 3, 0, 1 get 21 each",
+            "docs/dealing.md, Okey 101 deal: the dealer (seat 2) gets 22 and opens; 3, 0, 1 get 21",
             {
                 "seed": "101-b",
                 "ruleset": {"game": "GAME_OKEY_101"},
@@ -450,17 +482,17 @@ def okey101_cases() -> list[Case]:
         ),
         _ok(
             "deal-101-dealer-3",
-            "RULES.md §7: the bank is the 20 tiles left after 22/21/21/21 and the indicator",
+            "docs/dealing.md, Okey 101 deal: the bank is the 20 tiles left after 22/21/21/21",
             {"seed": "101-c", "preset": "101", "dealerSeat": 3, "method": INFORMAL},
         ),
         _ok(
             "deal-101-false-joker-is-not-the-indicator",
-            "RULES.md §7: same indicator rules as classic, a false joker is put back (§2)",
+            "docs/dealing.md, Okey 101 deal: a false joker turned up is put back as in classic",
             {"seed": SEED_FJ_FIRST, "preset": "101", "dealerSeat": 1},
         ),
         _ok(
             "deal-101-indicator-drawable-last",
-            "RULES.md §4, indicator_drawable_last, Okey 101: the bank's last tile is the indicator",
+            "docs/dealing.md, Okey 101 deal, indicator_drawable_last: the bank's last tile",
             {"seed": "101-a", "preset": "101", "ruleset": DRAWABLE},
         ),
     ]
@@ -469,7 +501,7 @@ def okey101_cases() -> list[Case]:
 def formal_cases() -> list[Case]:
     return [
         _ok(
-            "deal-formal-worked-example-seed-000",
+            "deal-formal-worked-example",
             f"{WORKED}; dealer seat 0 (player 1): seat 1 takes a e i, seat 2 b f top-4-of-j,"
             " seat 3 c g bottom-1-of-j top-3-of-k, seat 0 d h bottom-2-of-k top-2-of-l",
             {"seed": SEED_WORKED, "method": FORMAL, "dice": [5, 2]},
@@ -482,52 +514,60 @@ def formal_cases() -> list[Case]:
         ),
         _ok(
             "deal-formal-dice-from-the-seed-42",
-            "RULES.md §4, seed 000: dice from the seed after the shuffle (docs: 42 rolls 4, 4; R9)",
+            "docs/dealing.md, Formal deal: dice from the seed after the shuffle (42 rolls 4, 4;"
+            " R9)",
             {"seed": "42", "method": FORMAL},
         ),
         _ok(
             "deal-formal-dice-from-the-seed-dealer-1",
-            "RULES.md §4, seed 000: dice from the seed; dealer seat 1, first player seat 2",
+            "docs/dealing.md, Formal deal: dice from the seed; dealer seat 1, first player seat 2",
             {"seed": "formal-b", "method": FORMAL, "playerCount": 4, "dealerSeat": 1},
         ),
         _ok(
             "deal-formal-dice-from-the-seed-dealer-3",
-            "RULES.md §4, seed 000: dealer seat 3, first player seat 0 takes a, e, i (15 tiles)",
+            "docs/dealing.md, Formal deal: dealer seat 3, first player seat 0 takes a, e, i (15"
+            " tiles)",
             {"seed": "formal-c", "method": FORMAL, "dealerSeat": 3},
         ),
         _ok(
             "deal-formal-die-1-six-wraps-the-letters",
-            "RULES.md §4, seed 000: die 1 = 6 is stack index 5; letters wrap round the 21 stacks",
+            "docs/dealing.md, Formal deal: die 1 = 6 is stack index 5; letters wrap round the 21",
             {"seed": "formal-d", "method": FORMAL, "dice": [6, 6]},
         ),
         _ok(
             "deal-formal-die-1-one-die-2-one",
-            "RULES.md §4, seed 000: die 1 = 1 is the dealer's leftmost stack, die 2 = 1 its bottom",
+            "docs/dealing.md, Formal deal: die 1 = 1 is the dealer's leftmost stack, die 2 = 1"
+            " its bottom",
             {"seed": "formal-e", "method": FORMAL, "dice": [1, 1]},
         ),
         _ok(
             "deal-formal-die-2-six-is-the-spare",
-            "RULES.md §4, seed 000: the spare on top is tile 6 of the stack; die 2 = 6 turns it up",
+            "docs/dealing.md, Formal deal: the spare on top is tile 6 of the stack; die 2 = 6"
+            " turns it up",
             {"seed": "formal-f", "method": FORMAL, "dice": [3, 6]},
         ),
         _ok(
             "deal-formal-reroll-from-the-seed",
-            "RULES.md §4, seed 000: die 2 hits a false joker, so die 2 is re-rolled from the seed",
+            "the Japanese rules text (docs/dealing.md, Formal deal): die 2 hits a false joker,"
+            " re-rolled",
             {"seed": SEED_REROLL_STREAM, "method": FORMAL},
         ),
         _ok(
             "deal-formal-reroll-given",
-            "RULES.md §4, seed 000: die 2 = 3 hits a false joker; the third die is the re-roll",
+            "docs/dealing.md, Formal deal: die 2 = 3 hits a false joker; the third die is the"
+            " re-roll",
             {"seed": SEED_REROLL_GIVEN, "method": FORMAL, "dice": [2, 3, 5]},
         ),
         _ok(
             "deal-formal-three-rerolls-given",
-            "RULES.md §4, seed 000: die 2 is re-rolled until a numbered tile (hits 3 false jokers)",
+            "docs/dealing.md, Formal deal: die 2 is re-rolled until a numbered tile (3 false"
+            " joker hits)",
             {"seed": SEED_DOUBLE_REROLL, "method": FORMAL, "dice": [4, 2, 2, 4, 1]},
         ),
         _ok(
             "deal-formal-indicator-drawable-last",
-            "RULES.md §4, indicator_drawable_last: the formal wall's 49th tile is the indicator",
+            "docs/dealing.md, Formal deal, indicator_drawable_last: the wall's 49th tile is the"
+            " indicator",
             {"seed": SEED_WORKED, "method": FORMAL, "dice": [5, 2], "ruleset": DRAWABLE},
         ),
     ]
@@ -537,25 +577,25 @@ def error_cases() -> list[Case]:
     return [
         _error(
             "deal-error-five-players",
-            "RULES.md §4: classic Okey has 2-4 players",
+            "docs/dealing.md, Errors: classic Okey has 2-4 players",
             {"seed": "42", "playerCount": 5},
             "player_count",
         ),
         _error(
             "deal-error-one-player",
-            "RULES.md §4: classic Okey has 2-4 players",
+            "docs/dealing.md, Errors: classic Okey has 2-4 players",
             {"seed": "42", "playerCount": 1},
             "player_count",
         ),
         _error(
             "deal-error-101-three-players",
-            "RULES.md §7: Okey 101 has exactly 4 players",
+            "docs/dealing.md, Errors: Okey 101 has exactly 4 players",
             {"seed": "42", "preset": "101", "playerCount": 3},
             "player_count",
         ),
         _error(
             "deal-error-101-two-players",
-            "RULES.md §7: Okey 101 has exactly 4 players",
+            "docs/dealing.md, Errors: Okey 101 has exactly 4 players",
             {"seed": "42", "ruleset": {"game": "GAME_OKEY_101"}, "playerCount": 2},
             "player_count",
         ),
@@ -573,31 +613,31 @@ def error_cases() -> list[Case]:
         ),
         _error(
             "deal-error-die-1-zero",
-            "RULES.md §4, seed 000: a die shows 1-6",
+            "docs/dealing.md, Errors: a die shows 1-6",
             {"seed": "42", "method": FORMAL, "dice": [0, 2]},
             "dice[0]",
         ),
         _error(
             "deal-error-die-2-seven",
-            "RULES.md §4, seed 000: a die shows 1-6",
+            "docs/dealing.md, Errors: a die shows 1-6",
             {"seed": "42", "method": FORMAL, "dice": [5, 7]},
             "dice[1]",
         ),
         _error(
             "deal-error-formal-three-players",
-            "RULES.md §4: the formal deal (seed 000) is for 4 players",
+            "docs/dealing.md, Errors: the formal deal (stacks and dice) is for 4 players",
             {"seed": "42", "method": FORMAL, "playerCount": 3},
             "method",
         ),
         _error(
             "deal-error-formal-two-players",
-            "RULES.md §4: the formal deal (seed 000) is for 4 players",
+            "docs/dealing.md, Errors: the formal deal (stacks and dice) is for 4 players",
             {"seed": "42", "method": FORMAL, "playerCount": 2},
             "method",
         ),
         _error(
             "deal-error-formal-okey-101",
-            "RULES.md §7, docs/dealing.md: the formal deal is classic Okey's only",
+            "docs/dealing.md, Okey 101 deal: the formal deal is classic Okey's only",
             {"seed": "42", "method": FORMAL, "preset": "101"},
             "method",
         ),
@@ -621,25 +661,27 @@ def error_cases() -> list[Case]:
         ),
         _error(
             "deal-error-dice-with-informal-deal",
-            "RULES.md §4: dice belong to the formal deal (seed 000) only",
+            "docs/dealing.md, Errors: dice belong to the formal deal only",
             {"seed": "42", "dice": [5, 2]},
             "dice",
         ),
         _error(
             "deal-error-only-die-1-given",
-            "RULES.md §4, seed 000: the formal deal needs die 2 as well",
+            "docs/dealing.md, Errors: the formal deal needs die 2 as well",
             {"seed": "42", "method": FORMAL, "dice": [5]},
             "dice",
         ),
         _error(
             "deal-error-surplus-die",
-            "RULES.md §4, seed 000: die 2 = 2 turns up a numbered tile, so a third die is surplus",
+            "docs/dealing.md, Formal deal: die 2 = 2 turns up a numbered tile, so a third die is"
+            " surplus",
             {"seed": SEED_WORKED, "method": FORMAL, "dice": [5, 2, 3]},
             "dice",
         ),
         _error(
             "deal-error-reroll-missing",
-            "RULES.md §4, seed 000: die 2 = 3 hits a false joker and the request has no re-roll",
+            "docs/dealing.md, Formal deal: die 2 = 3 hits a false joker and the request has no"
+            " re-roll",
             {"seed": SEED_REROLL_GIVEN, "method": FORMAL, "dice": [2, 3]},
             "dice",
         ),
@@ -656,22 +698,24 @@ FILES: dict[str, tuple[str, str, Callable[[], list[Case]]]] = {
     # file name: (suite, source, cases)
     "deal_informal.json": (
         "Deal: informal classic deals",
-        "RULES.md §2, §4; docs/dealing.md (shuffle, informal deal)",
+        "docs/dealing.md (The random stream, The shuffle, Informal deal); docs/rules.md"
+        " (indicator)",
         informal_cases,
     ),
     "deal_101.json": (
         "Deal: Okey 101 deals",
-        "RULES.md §2, §7; docs/dealing.md (Okey 101 deal)",
+        "docs/dealing.md (The shuffle, Informal deal, Okey 101 deal); docs/rules.md (indicator)",
         okey101_cases,
     ),
     "deal_formal.json": (
         "Deal: formal deals (stacks and dice)",
-        "RULES.md §4, seed 000 (formal deal and its worked example); docs/dealing.md (formal deal)",
+        "the Japanese rules text's formal deal and worked example, as docs/dealing.md (Formal"
+        " deal)",
         formal_cases,
     ),
     "deal_errors.json": (
         "Deal: malformed requests",
-        "RULES.md §4, §7; deal.proto; docs/dealing.md (errors)",
+        "docs/dealing.md (Errors); deal.proto",
         error_cases,
     ),
 }
@@ -755,7 +799,21 @@ def _searches() -> Iterator[tuple[str, str]]:
         "SEED_FJ_BOTH",
         search("fj-both", lambda s: all(is_false_joker(c) for c in stacks(s)[:2]), 1_000_000),
     )
-    yield "SEED_WORKED", search("seed-000-worked-example", lambda s: stacks(s)[4 * 5 + 1] % 53 == 3)
+
+    def put_back_twice(seed: str) -> bool:
+        stream = Stream(seed)
+        a = shuffle(stream)
+        return is_false_joker(a[0]) and is_false_joker(a[1 + stream.below(TILE_COUNT - 1)])
+
+    yield "SEED_FJ_PUT_BACK_TWICE", search("fj-put-back-twice", put_back_twice, 1_000_000)
+
+    def to_a_later_rack(seed: str) -> bool:
+        # 4 players: rest[15:57] are the racks after the first player's.
+        first = shuffle(Stream(seed))[0]
+        return is_false_joker(first) and 15 <= turn_up(seed)[1].index(first) < 57
+
+    yield "SEED_FJ_TO_A_RACK", search("fj-to-a-rack", to_a_later_rack)
+    yield "SEED_WORKED", search("worked-example", lambda s: stacks(s)[4 * 5 + 1] % 53 == 3)
 
     def stream_reroll(seed: str) -> bool:
         deal = deal_formal(seed, 0, None, False)

@@ -1,8 +1,9 @@
 """Dealing a round from a seed: informal or formal classic deals, and Okey 101 deals.
 
-RULES.md §4 and §7, seed 000. `deal` is the entry point; `deal_from_order`
-takes an explicit shuffled order (and dice) so tests and physical-table
-companions can feed one. docs/dealing.md states every step byte for byte.
+`deal` is the entry point; `deal_from_order` takes an explicit shuffled order
+(and dice, or the random draws that put back a false joker) so tests and
+physical-table companions can feed one. docs/dealing.md states every step
+byte for byte.
 
 >>> d = deal(seed="42")
 >>> [len(rack) for rack in d.racks], len(d.wall), d.first_seat
@@ -24,9 +25,9 @@ CLASSIC = Ruleset()
 DEFAULT_PLAYERS = 4
 CLASSIC_PLAYERS = range(2, 5)
 OKEY_101_PLAYERS = 4
-# Classic: the first player (dealer's right) 15, the others 14 (RULES.md §4).
+# Classic: the first player (dealer's right) 15, the others 14 (docs/dealing.md).
 CLASSIC_FIRST, CLASSIC_OTHERS = 15, 14
-# Okey 101: the dealer 22, the others 21 (RULES.md §7).
+# Okey 101: the dealer 22, the others 21 (docs/dealing.md).
 OKEY_101_DEALER, OKEY_101_OTHERS = 22, 21
 DIE_FACES = range(1, 7)
 MAX_DICE = 64  # far beyond any real sequence of re-rolls; bounds the work
@@ -59,7 +60,7 @@ def validate_deal_input(
             )
         if players != FORMAL_PLAYERS:
             raise InvalidInputError(
-                "method", f"the formal deal needs 4 players (seed 000), not {players}"
+                "method", f"the formal deal (stacks and dice) needs 4 players, not {players}"
             )
     if dice:
         if method is not DealMethod.FORMAL:
@@ -88,7 +89,7 @@ def deal(
     if method is DealMethod.FORMAL:
         roll = _given_dice(dice) if dice else _stream_dice(stream)
         return _formal(order, rules, dealer, seed=seed, roll=roll, dice=dice)
-    return _informal(order, rules, players, dealer, seed=seed)
+    return _informal(order, rules, players, dealer, seed=seed, below=stream.below)
 
 
 def deal_from_order(
@@ -99,8 +100,13 @@ def deal_from_order(
     method: DealMethod = DealMethod.INFORMAL,
     *,
     dice: Sequence[int] | None = None,
+    below: Callable[[int], int] | None = None,
 ) -> Deal:
-    """Deals from an explicit shuffled order of the 106 codes (a formal deal needs `dice`)."""
+    """Deals from an explicit shuffled order of the 106 codes.
+
+    A formal deal needs `dice`. An informal deal whose order starts with a
+    false joker needs `below(n)`, the random draws (0..n-1) that put it back.
+    """
     players = validate_deal_input(rules, player_count, dealer, method, dice)
     if sorted(order) != list(range(TILE_COUNT)):
         raise InvalidInputError("order", "the order must hold each tile code 0-105 exactly once")
@@ -108,7 +114,7 @@ def deal_from_order(
         if not dice:
             raise InvalidInputError("dice", "a formal deal from an explicit order needs its dice")
         return _formal(list(order), rules, dealer, seed="", roll=_given_dice(dice), dice=dice)
-    return _informal(list(order), rules, players, dealer, seed="")
+    return _informal(list(order), rules, players, dealer, seed="", below=below or _no_draws)
 
 
 def _formal(
@@ -134,10 +140,18 @@ def _formal(
                 racks, wall, procedure)
 
 
-def _informal(order: list[int], rules: Ruleset, players: int, dealer: int, *, seed: str) -> Deal:
-    indicator, rest = _pick_indicator(order)
+def _informal(
+    order: list[int],
+    rules: Ruleset,
+    players: int,
+    dealer: int,
+    *,
+    seed: str,
+    below: Callable[[int], int],
+) -> Deal:
+    indicator, rest = _turn_up_indicator(order, below)
     if rules.game is Game.OKEY_101:
-        # The dealer is served first and starts (seed 000, second half).
+        # The dealer is served first and starts (the Japanese rules text, Okey 101).
         first = dealer
         sizes = [OKEY_101_DEALER] + [OKEY_101_OTHERS] * (players - 1)
     else:
@@ -155,20 +169,43 @@ def _informal(order: list[int], rules: Ruleset, players: int, dealer: int, *, se
                 tuple(racks), tuple(wall))
 
 
-def _pick_indicator(order: list[int]) -> tuple[int, list[int]]:
-    """The first tile of the order that is not a false joker, and the order without it."""
-    for index, code in enumerate(order):
-        if code % FACES != FALSE_JOKER_FACE:
-            return code, order[:index] + order[index + 1 :]
-    raise AssertionError("unreachable: only two of the 106 tiles are false jokers")
+def _turn_up_indicator(order: list[int], below: Callable[[int], int]) -> tuple[int, list[int]]:
+    """The indicator a[0] and the other 105 tiles in dealing order (docs/dealing.md).
+
+    A false joker turned up is put back at a random one of the other 105
+    places, swapping with the tile there, which is turned up instead. The
+    draw treats those places alike, so the deal favours no seat; leaving the
+    false joker in front would hand it to the first player served.
+    """
+    while order[0] % FACES == FALSE_JOKER_FACE:
+        j = 1 + below(TILE_COUNT - 1)
+        order[0], order[j] = order[j], order[0]
+    return order[0], order[1:]
+
+
+def _no_draws(_n: int) -> int:
+    raise InvalidInputError(
+        "order",
+        "the order starts with a false joker: putting it back needs random draws (give `below`)",
+    )
+
+
+def _die_name(index: int) -> str:
+    """The die at `index` of the dice list: die 1, die 2, then re-rolls of die 2."""
+    return f"die {index + 1}" if index < 2 else f"re-roll {index - 1} of die 2"
 
 
 def _given_dice(dice: Sequence[int]) -> Callable[[int], int]:
     def roll(k: int) -> int:
+        if k == 1 and len(dice) == 1:
+            raise InvalidInputError("dice", "die 2 is missing: give die 1 and die 2")
         if k >= len(dice):
+            # Die 2 is only rolled again when the previous die hit a false joker.
+            hit = dice[k - 1]
             raise InvalidInputError(
                 "dice",
-                f"die 2 ({dice[k - 1]}) hit a false joker: roll die 2 again and add it to the dice",
+                f"{_die_name(k - 1)} ({hit}) hit a false joker at position {hit} of stack "
+                f"{dice[0] - 1} (die 1 = {dice[0]}): roll die 2 again and add it to the dice",
             )
         return dice[k]
 

@@ -1,10 +1,10 @@
-"""Seed 000's formal deal: 21 stacks of 5 and a spare, two dice, stacks taken in turn.
+"""The formal deal of the Japanese rules text: 21 stacks of 5, a spare, two dice, takes.
 
 The model (docs/dealing.md, "Formal deal"): stack k is shuffled[5k..5k+4]
 bottom to top and the spare is shuffled[105]. Stacks lie in table order from
 the dealer's leftmost (index 0) on to the right, into the first player's
 stacks and round the table (a ring of 21). Offsets below count stacks after
-the indicator stack: offset 1 is stack "a" of seed 000's worked example.
+the indicator stack: offset 1 is stack "a" of the rules text's worked example.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ FORMAL_PLAYERS = 4
 FIRST, OPPOSITE, LEFT, DEALER = 1, 2, 3, 0
 TAKE_ORDER = (FIRST, OPPOSITE, LEFT, DEALER)
 WHOLE_ROUNDS = 2  # each seat first takes two whole stacks (a..h)
-# Then (seed 000): first player the whole of i; opposite the top 4 of j; left
-# the last tile of j and the top 3 of k; dealer the last 2 of k and the top 2
-# of l. Rows: stack offset, seat, slice of the bottom-to-top stack, part name.
+# Then (the Japanese rules text): first player the whole of i; opposite the
+# top 4 of j; left the last tile of j and the top 3 of k; dealer the last 2 of
+# k and the top 2 of l. Rows: stack offset, seat, slice of the bottom-to-top stack, part name.
 FINAL_TAKES: tuple[tuple[int, int, int, int, str], ...] = (
     (9, FIRST, 0, 5, "whole"),
     (10, OPPOSITE, 1, 5, "top 4"),
@@ -64,7 +64,7 @@ def formal_deal(
     while True:
         die2 = roll(len(dice))
         dice.append(die2)
-        # A false joker goes back and die 2 is rolled again (seed 000).
+        # A false joker goes back and die 2 is rolled again (the Japanese rules text).
         if tall[die2 - 1] % FACES != FALSE_JOKER_FACE:
             break
     indicator = tall.pop(die2 - 1)

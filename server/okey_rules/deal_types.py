@@ -11,7 +11,7 @@ from okey_rules.tiles import FACES, Tile, format_tile, okey_for
 
 
 class DealMethod(enum.Enum):
-    """How the tiles reach the racks (RULES.md §4)."""
+    """How the tiles reach the racks (docs/dealing.md)."""
 
     INFORMAL = "informal"
     FORMAL = "formal"
@@ -30,7 +30,7 @@ class Take:
 
 @dataclass(frozen=True, slots=True)
 class FormalProcedure:
-    """Seed 000's stacks-and-dice procedure as it ran."""
+    """The formal stacks-and-dice procedure as it ran (docs/dealing.md, "Formal deal")."""
 
     dice: tuple[int, ...]  # die 1, die 2, then each re-roll of die 2
     dice_given: bool

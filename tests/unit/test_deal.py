@@ -1,4 +1,4 @@
-"""Informal classic deals, Okey 101 deals and deal input validation (RULES.md §4, §7)."""
+"""Informal classic deals, Okey 101 deals and deal input validation (docs/dealing.md)."""
 
 from __future__ import annotations
 
@@ -41,16 +41,17 @@ def test_informal_deal_takes_indicator_first_then_deals_in_turn_order_in_blocks(
     assert list(dealt.wall) == order[58:]
 
 
-@pytest.mark.parametrize(
-    ("front", "indicator_position"),
-    [([52], 1), ([105], 1), ([52, 105], 2), ([105, 52], 2)],
-)
-def test_informal_false_joker_is_never_the_indicator_next_tile_is(front, indicator_position):
+@pytest.mark.parametrize("front", [[52], [105], [52, 105], [105, 52]])
+def test_informal_false_joker_is_never_the_indicator_it_is_put_back(front):
+    """docs/dealing.md, Informal deal step 1: a false joker on top swaps with
+    a[1 + below(105)]; below = 49 sends it to a[50] and turns up that tile."""
     order = front + [c for c in range(106) if c not in front]
-    dealt = deal_from_order(order)
-    assert dealt.indicator == order[indicator_position]
-    # The skipped false jokers stay in play: dealt to the first player.
-    assert set(front) <= set(dealt.racks[dealt.first_seat])
+    dealt = deal_from_order(order, below=lambda n: 49)
+    assert dealt.indicator == order[50]
+    assert not dealt.indicator_tile.is_false_joker
+    rest = [c for seat in range(4) for c in dealt.racks[(1 + seat) % 4]] + list(dealt.wall)
+    assert rest.index(front[0]) == 49
+    assert set(front[1:]) <= set(dealt.racks[dealt.first_seat])  # a[1] stays in place
 
 
 def test_okey_is_indicator_colour_number_plus_one_13_wraps_to_1():

@@ -1,4 +1,4 @@
-"""The formal deal of seed 000 (RULES.md §4): stacks, dice, takes and the wall."""
+"""The formal deal of the Japanese rules text (docs/dealing.md): stacks, dice, takes, the wall."""
 
 from __future__ import annotations
 
@@ -27,9 +27,9 @@ def stack(order: list[int], index: int) -> tuple[int, ...]:
     return tuple(order[5 * index : 5 * index + 5])
 
 
-# Seed 000's worked example: die 1 = 5 puts the spare on the 5th stack from the
-# dealer's left (index 4); die 2 = 2 turns up its 2nd tile from the bottom,
-# which the figure shows as red 4.
+# The Japanese rules text's worked example: die 1 = 5 puts the spare on the
+# 5th stack from the dealer's left (index 4); die 2 = 2 turns up its 2nd tile
+# from the bottom, which the figure shows as red 4.
 WORKED = order_with({5 * 4 + 1: R4})
 
 
@@ -37,7 +37,7 @@ def worked_example(dealer: int = 0, rules: Ruleset | None = None):
     return deal_from_order(WORKED, rules or Ruleset(), 4, dealer, FORMAL, dice=[5, 2])
 
 
-def test_seed_000_worked_example_indicator_red_4_makes_okey_red_5():
+def test_japanese_worked_example_indicator_red_4_makes_okey_red_5():
     dealt = worked_example()
     assert format_tile(dealt.indicator_tile) == "R4"
     assert format_tile(dealt.okey) == "R5"
@@ -48,7 +48,7 @@ def test_seed_000_worked_example_indicator_red_4_makes_okey_red_5():
 
 
 @pytest.mark.parametrize("dealer", [0, 1, 2, 3])
-def test_seed_000_worked_example_who_takes_which_stack_parts(dealer):
+def test_japanese_worked_example_who_takes_which_stack_parts(dealer):
     """Player 1 is the dealer, 2 the dealer's right (first player), 3 opposite,
     4 the dealer's left; "a" is the stack right after the indicator stack."""
     dealt = worked_example(dealer)
@@ -70,7 +70,7 @@ def test_seed_000_worked_example_who_takes_which_stack_parts(dealer):
                                                      for t in dealt.formal.takes]
 
 
-def test_seed_000_worked_example_takes_hold_exactly_those_tiles():
+def test_japanese_worked_example_takes_hold_exactly_those_tiles():
     dealt = worked_example()
     assert dealt.formal is not None
     j, k, l_ = stack(WORKED, 14), stack(WORKED, 15), stack(WORKED, 16)
@@ -84,7 +84,7 @@ def test_seed_000_worked_example_takes_hold_exactly_those_tiles():
         assert set(take.tiles) <= set(dealt.racks[take.seat])
 
 
-def test_seed_000_rack_sizes_first_player_15_others_14():
+def test_japanese_rack_sizes_first_player_15_others_14():
     dealt = worked_example(dealer=0)
     assert [len(rack) for rack in dealt.racks] == [14, 15, 14, 14]
     assert dealt.first_seat == 1
@@ -100,7 +100,7 @@ def test_racks_are_the_takes_in_order_each_part_bottom_to_top():
 
 def test_wall_runs_from_rest_of_l_round_the_ring_and_ends_with_indicator_stack():
     """Drawing continues from the top of what is left of l, stack after stack, and
-    the indicator stack comes last without its face-up tile (RULES.md §4)."""
+    the indicator stack comes last without its face-up tile (docs/dealing.md)."""
     dealt = worked_example()
     rest_of_l = stack(WORKED, 16)[:3]
     expected = list(reversed(rest_of_l))
@@ -146,12 +146,34 @@ def test_die_2_may_hit_a_false_joker_again_and_again():
     assert dealt.indicator == R4
 
 
-def test_given_dice_running_out_on_a_false_joker_asks_for_a_re_roll():
+def test_given_dice_running_out_on_a_false_joker_asks_for_a_re_roll_naming_die_2():
+    """Die 2 (2) turns up the false joker 2nd from the bottom of stack 0 (die 1 = 1)."""
     order = order_with({1: 52})
     with pytest.raises(InvalidInputError) as error:
         deal_from_order(order, dice=[1, 2], method=FORMAL)
     assert error.value.field == "dice"
-    assert "again" in error.value.description
+    assert error.value.description == (
+        "die 2 (2) hit a false joker at position 2 of stack 0 (die 1 = 1): "
+        "roll die 2 again and add it to the dice"
+    )
+
+
+def test_given_re_roll_hitting_the_other_false_joker_names_the_re_roll():
+    order = order_with({1: 52, 2: 105})
+    with pytest.raises(InvalidInputError) as error:
+        deal_from_order(order, dice=[1, 2, 3], method=FORMAL)
+    assert error.value.description.startswith(
+        "re-roll 1 of die 2 (3) hit a false joker at position 3 of stack 0"
+    )
+
+
+@pytest.mark.parametrize("die_1", [3, 5])
+def test_only_die_1_given_asks_for_die_2_not_a_re_roll(die_1):
+    """With one die given nothing hit a false joker yet: die 2 is simply missing."""
+    with pytest.raises(InvalidInputError) as error:
+        deal(seed="s", method=FORMAL, dice=[die_1])
+    assert error.value.field == "dice"
+    assert error.value.description == "die 2 is missing: give die 1 and die 2"
 
 
 def test_surplus_dice_are_refused():

@@ -78,8 +78,16 @@ def test_file_header_names_deal(path: Path) -> None:
     assert set(data) == {"suite", "source", "service", "method", "notes", "cases"}
     assert data["service"] == "okey.v1.DealService"
     assert data["method"] == "Deal"
-    assert "RULES.md" in data["source"]
+    assert "docs/dealing.md" in data["source"]
     assert data["cases"]
+
+
+@pytest.mark.parametrize("path", DEAL_FILES, ids=[p.name for p in DEAL_FILES])
+def test_vectors_stand_alone_citing_public_documents_only(path: Path) -> None:
+    """The vectors are published: they cite docs/ pages, the protos or the
+    traditional sources by name, never the project's internal notes."""
+    text = path.read_text(encoding="utf-8")
+    assert not re.search(r"RULES\.md|DESIGN\.md|seeds? ?0\d\d|seed-0\d\d", text)
 
 
 def test_case_names_are_unique_across_the_whole_directory() -> None:
@@ -102,7 +110,7 @@ def test_case_is_well_formed(file: str, case: dict[str, Any]) -> None:
     assert reason.strip()
     assert "\n" not in reason
     # The reason cites the rule or the document it pins.
-    assert re.search(r"RULES\.md|seed 000|deal\.proto|ruleset\.proto|docs/dealing\.md", reason)
+    assert re.search(r"docs/(dealing|rules)\.md|deal\.proto|ruleset\.proto", reason)
 
 
 @pytest.mark.parametrize(("file", "case"), CASES, ids=CASE_IDS)
@@ -142,7 +150,7 @@ def test_files_are_exactly_what_the_derivation_script_writes() -> None:
 
 
 def test_every_tile_is_dealt_exactly_once() -> None:
-    """RULES.md §1: each of the 106 tiles is in exactly one place (racks, wall, indicator)."""
+    """docs/rules.md: each of the 106 tiles is in exactly one place (racks, wall, indicator)."""
     for response in _responses():
         placed = [_code(tile) for rack in response["racks"] for tile in rack["tiles"]]
         placed += [_code(tile) for tile in response["wall"]]
@@ -185,9 +193,10 @@ def test_the_vectors_cover_what_issue_4_asks_for() -> None:
     assert {"dice[0]", "dice[1]"} <= errors
 
 
-def test_worked_example_of_seed_000_is_reproduced_structurally() -> None:
-    """RULES.md §4, seed 000: dice 5 then 2, red 4 turned up; players 2, 3, 4, 1 take a...l."""
-    (case,) = [c for _, c in DEALS if c["name"] == "deal-formal-worked-example-seed-000"]
+def test_worked_example_of_the_japanese_rules_text_is_reproduced_structurally() -> None:
+    """docs/dealing.md, Formal deal: the worked example's dice 5 then 2 turn up a red 4;
+    players 2, 3, 4, 1 take a...l."""
+    (case,) = [c for _, c in DEALS if c["name"] == "deal-formal-worked-example"]
     response = case["expect"]["response"]
     formal = response["formal"]
     assert formal["dice"] == [5, 2]
@@ -196,7 +205,7 @@ def test_worked_example_of_seed_000_is_reproduced_structurally() -> None:
     assert (response["indicator"]["color"], response["indicator"]["number"]) == ("COLOR_RED", 4)
     assert response["okey"] == {"color": "COLOR_RED", "number": 5}
     dealer = response["dealerSeat"]
-    player = {k: (dealer + k - 1) % 4 for k in (1, 2, 3, 4)}  # seed 000's player numbers
+    player = {k: (dealer + k - 1) % 4 for k in (1, 2, 3, 4)}  # the worked example's player numbers
     taken = [(t["seat"], t["letter"], t["part"]) for t in formal["takes"]]
     assert taken == [
         (player[2], "a", "whole"),

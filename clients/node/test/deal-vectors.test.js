@@ -49,10 +49,15 @@ function shuffle(s) {
 
 /** Informal classic and Okey 101 deals: indicator, racks by seat, wall, first seat. */
 function dealInformal(seed, players, dealer, okey101, drawableLast) {
-  const a = shuffle(stream(seed));
-  const k = a.findIndex((code) => !isFalseJoker(code));
-  const indicator = a[k];
-  const rest = [...a.slice(0, k), ...a.slice(k + 1)];
+  const s = stream(seed);
+  const a = shuffle(s);
+  // A false joker turned up is put back: it swaps with a[1 + below(105)].
+  while (isFalseJoker(a[0])) {
+    const j = 1 + s.below(105);
+    [a[0], a[j]] = [a[j], a[0]];
+  }
+  const indicator = a[0];
+  const rest = a.slice(1);
   const first = okey101 ? dealer : (dealer + 1) % players;
   const sizes = okey101 ? [22, 21] : [15, 14];
   const racks = [];
