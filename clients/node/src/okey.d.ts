@@ -15,9 +15,8 @@ export interface Arrangement {
 }
 
 /**
- * A request to check a hand. Give the tiles either as `tiles` or as
- * `tiles_notation`, and the wild either as the indicator or as the okey
- * (each as a message or as notation) — exactly one of the four.
+ * A request to check a hand: the hand (as tiles or as notation), the wild
+ * (the indicator or the okey, as a tile or as notation) and the rules.
  */
 export interface CheckHandRequest {
   /**
@@ -27,21 +26,31 @@ export interface CheckHandRequest {
   preset: string;
   /** Rule options; unset fields come from the preset. */
   ruleset?: Ruleset;
-  /** The hand: 14 tiles, or 15 to ask which discards leave a winning 14. */
-  tiles: Tile[];
+  /** The hand as tiles (copy indexes are ignored). */
+  hand?: TileList;
   /**
    * The hand in notation, tiles separated by spaces or commas, e.g.
-   * "R1 R2 R3 Y7 B7 K7 F ...". Case-insensitive. Used when `tiles` is empty.
+   * "R1 R2 R3 Y7 B7 K7 F ...". Case-insensitive.
    */
-  tilesNotation: string;
+  handNotation?: string;
   /** The face-up indicator; the okey is its colour with number + 1 (13 -> 1). */
   indicator?: Tile;
-  /** The okey itself (the wild), as an alternative to the indicator. */
+  /**
+   * The okey itself (the wild); the indicator is then its colour with
+   * number - 1 (1 -> 13).
+   */
   okey?: Tile;
   /** The indicator in notation, e.g. "R4". */
-  indicatorNotation: string;
+  indicatorNotation?: string;
   /** The okey in notation, e.g. "R5". */
-  okeyNotation: string;
+  okeyNotation?: string;
+  /**
+   * Leave the arrangements out of the answer: a 14-tile answer has no
+   * `arrangement` and a 15-tile answer lists each winning discard without
+   * its arrangement (an answer that can be tens of kilobytes becomes a few
+   * hundred bytes). The verdict, kinds and discards are unchanged.
+   */
+  omitArrangements: boolean;
 }
 
 /** The verdict on a hand. */
@@ -53,7 +62,10 @@ export interface CheckHandResponse {
    * then melds). Unset for 15 tiles and for losing hands.
    */
   kind: WinKind;
-  /** 14 tiles: a canonical winning arrangement. Unset otherwise. */
+  /**
+   * 14 tiles: a canonical winning arrangement. Unset otherwise, and when the
+   * request set `omit_arrangements`.
+   */
   arrangement?: Arrangement;
   /**
    * The indicator in force (derived from the okey when only the okey was
@@ -159,17 +171,34 @@ export interface DealResponse {
   okey?: Tile;
   /** Every seat's rack, indexed by seat. */
   racks: Rack[];
-  /** The wall (Okey 101: the bank) in draw order as packed tile codes. */
-  wall: number[];
+  /**
+   * The wall (Okey 101: the bank) in draw order: the first tile is drawn
+   * next. Holds the indicator as its last tile only when the ruleset's
+   * `indicator_drawable_last` is set.
+   */
+  wall: Tile[];
   /** The formal procedure; unset for an informal deal. */
   formal?: FormalDeal;
-  /** The opening game state, signed, for the game service to build on. */
+  /**
+   * The opening game state, signed: opaque to clients (see GameState), to be
+   * passed back as it is to the game service.
+   */
   state?: GameState;
-  /** The packed tile code of the indicator (the same tile as `indicator`). */
-  indicatorCode: number;
 }
 
-/** The procedure of a formal deal, step by step (seed 000). */
+/**
+ * Why a request was refused. Every INVALID_ARGUMENT answer carries a
+ * google.rpc.ErrorInfo (domain "okey-rules") whose `reason` is the name of
+ * one of these values (for example "ERROR_REASON_INVALID_TILES"), and a
+ * google.rpc.BadRequest whose field violation names the request field at
+ * fault (for example "hand.tiles[3].number") and carries the same reason.
+ * Clients can switch on the reason; the human description may change.
+ *
+ * An illegal move or a losing hand is never an error: it is a normal answer.
+ */
+export type ErrorReason = 'ERROR_REASON_UNSPECIFIED' | 'ERROR_REASON_MALFORMED_REQUEST' | 'ERROR_REASON_INVALID_TILES' | 'ERROR_REASON_INVALID_INDICATOR' | 'ERROR_REASON_INVALID_OKEY' | 'ERROR_REASON_INVALID_RULESET' | 'ERROR_REASON_INVALID_DEAL' | 'ERROR_REASON_INVALID_DICE' | 'ERROR_REASON_INVALID_SEED' | 'ERROR_REASON_INVALID_INPUT';
+
+/** The procedure of a formal deal, step by step (docs/dealing.md). */
 export interface FormalDeal {
   /** Every roll in order: die 1, die 2, then each re-roll of die 2. */
   dice: number[];
@@ -177,8 +206,8 @@ export interface FormalDeal {
   diceGiven: boolean;
   /** The 21 stacks as built, in table order (index 0..20). */
   stacks: Stack[];
-  /** The spare (the 106th tile) as a packed tile code. */
-  spare: number;
+  /** The spare (the 106th tile). */
+  spare?: Tile;
   /** The stack the spare went on (die 1 - 1); the indicator comes from it. */
   indicatorStack: number;
   /**
@@ -194,10 +223,15 @@ export interface FormalDeal {
 export type Game = 'GAME_UNSPECIFIED' | 'GAME_CLASSIC' | 'GAME_OKEY_101';
 
 /**
- * The full state of a round as the server issued it: a client carries it
- * from call to call (the server keeps nothing). It holds hidden information
- * (every rack and the wall order), so it belongs to the table's backend, never
- * to a player's device. Tamper-evident: `mac` authenticates every other field.
+ * The full state of a round as the server issued it. OPAQUE TO CLIENTS: a
+ * client carries it from call to call unchanged (the server keeps nothing)
+ * and never reads or builds it; its fields are the server's compact internal
+ * encoding (tiles as packed integer codes, not Tile messages) and may change
+ * between server versions. What a client shows comes from the answers, whose
+ * tiles are always Tile messages. It holds hidden information (every rack and
+ * the wall order), so it belongs to the table's backend, never to a player's
+ * device. Tamper-evident: `mac` authenticates every other field, and a state
+ * whose MAC fails is refused.
  */
 export interface GameState {
   /** The rules in force, fully resolved: every optional field is set. */
@@ -278,8 +312,8 @@ export interface PlacedTile {
 export interface Rack {
   /** The seat, 0..player_count-1. */
   seat: number;
-  /** The tiles as packed codes, in the order dealt. */
-  tiles: number[];
+  /** The tiles in the order dealt, each with its copy index. */
+  tiles: Tile[];
   /**
    * The tiles in notation, sorted by colour (R, Y, B, K) then number, false
    * jokers last, e.g. "R1 R5 Y5 ... F".
@@ -304,7 +338,8 @@ export interface RevealSeedResponse {
 }
 
 /**
- * The rule options of RULES.md. Every option is `optional`: an unset field
+ * The rule options (docs/rules.md describes each rule and where the
+ * traditional rule texts differ). Every option is `optional`: an unset field
  * takes the value of the preset named beside it in the request (or of the
  * game's default preset). Setting a field overrides the preset.
  */
@@ -312,41 +347,34 @@ export interface Ruleset {
   /** The game. Unset: the preset's game. */
   game: Game;
   /**
-   * RULES.md §3: may the two okeys (wilds) form a pair with each other in a
-   * seven-pairs hand? Default true.
+   * May the two okeys (wilds) form a pair with each other in a seven-pairs
+   * hand? Default true.
    */
   wildPairs?: boolean;
   /**
-   * RULES.md §3, seed 003: fourteen tiles of one colour 1..13 plus a second
-   * 1 ("kafa") win the whole game at once. Default false.
+   * Kafa: fourteen tiles of one colour 1..13 plus a second 1 win the whole
+   * game at once. Default false (also in the "okey.gg" preset: okey.gg's
+   * rules say kafa is not played there yet).
    */
   kafa?: boolean;
   /**
-   * RULES.md §2 and §7: may a run continue from 13 to 1 (12-13-1)? Default
-   * true in classic (seeds 000, 001, 003), false in Okey 101 (seed 000).
+   * May a run continue from 13 to 1 (12-13-1)? 13-1-2 is never a run.
+   * Default true in classic Okey, false in Okey 101 (where a run never
+   * passes 13).
    */
   runs13To1?: boolean;
   /**
-   * RULES.md §4, seed 000: is the face-up indicator drawn as the very last
-   * wall tile? Default false (it is never drawn).
+   * Is the face-up indicator drawn as the very last wall tile? Default
+   * false (it is never drawn).
    */
   indicatorDrawableLast?: boolean;
 }
 
-/** One seat's private and public piles. */
+/** One seat's private and public piles, inside the opaque GameState. */
 export interface SeatState {
-  /**
-   * The seat's rack as packed tile codes (code = copy * 53 + face, 0..105;
-   * face = colour * 13 + number - 1 with colours R, Y, B, K; 52 = false
-   * joker). Order carries no meaning for the rules; a dealt rack is in the
-   * order the tiles were dealt.
-   */
+  /** The seat's rack as packed tile codes, in the order dealt. */
   rack: number[];
-  /**
-   * The seat's discard pile (in classic its right-hand pile, the one the next
-   * seat may take from) as packed tile codes, oldest first: the last element
-   * is the top tile. Empty after the deal.
-   */
+  /** The seat's discard pile as packed tile codes, oldest first. */
   discards: number[];
 }
 
@@ -358,16 +386,17 @@ export interface Stack {
    */
   index: number;
   /**
-   * The stack's letter in the order the stacks are taken, as in seed 000's
-   * worked example: "a" is the stack right after the indicator stack, then
-   * "b", ... "t". Empty for the indicator stack itself.
+   * The stack's letter in the order the stacks are taken, as in the
+   * traditional rules' worked example (docs/dealing.md): "a" is the stack
+   * right after the indicator stack, then "b", ... "t". Empty for the
+   * indicator stack itself.
    */
   letter: string;
   /**
    * The five tiles as built from the shuffle (before the spare is added),
-   * bottom to top, as packed tile codes.
+   * bottom to top.
    */
-  tiles: number[];
+  tiles: Tile[];
   /** The same five tiles in notation, bottom to top, e.g. "R4 F K13 B2 Y7". */
   notation: string;
 }
@@ -385,14 +414,21 @@ export interface Take {
    * "top 2".
    */
   part: string;
-  /** The tiles taken, bottom to top, as packed tile codes. */
-  tiles: number[];
+  /** The tiles taken, bottom to top. */
+  tiles: Tile[];
 }
 
 /**
- * One tile of the 106: a numbered tile (colour and number 1-13) or one of
- * the two false jokers (sahte okey). Notation: colour letter + number
- * ("R7", "Y13", "B1", "K12") or "F" for a false joker.
+ * One tile of the 106, and the one tile type of the whole okey.v1 API: every
+ * request and every answer reads and writes tiles as Tile messages (dealt
+ * racks, the wall, the indicator, the okey, hands, arrangements). A tile is a
+ * numbered tile (colour and number 1-13) or one of the two false jokers
+ * (sahte okey). Where a human form helps, a `notation` string sits beside the
+ * tiles; notation is colour letter + number ("R7", "Y13", "B1", "K12") or "F"
+ * for a false joker, and a request may give notation instead of tiles where
+ * its fields say so.
+ *
+ * The one exception is GameState: it is opaque to clients (see game.proto).
  */
 export interface Tile {
   /** Colour of a numbered tile; must be COLOR_UNSPECIFIED for a false joker. */
@@ -402,11 +438,18 @@ export interface Tile {
   /** True for a false joker (sahte okey); then color and number stay unset. */
   falseJoker: boolean;
   /**
-   * Which of the two physical copies (0 or 1). Ignored where only the face
-   * matters (hand checking); meaningful in dealt racks and walls, where it
-   * tells two identical faces apart.
+   * Which of the two physical copies (0 or 1) of this face. Answers that
+   * hand out physical tiles (racks, the wall, the indicator) set it, so two
+   * identical faces can be told apart. Hand checking ignores it on input and
+   * numbers copies canonically in its answers.
    */
   copy: number;
+}
+
+/** A list of tiles, where a list is one choice of a `oneof`. */
+export interface TileList {
+  /** The tiles, in the order given. */
+  tiles: Tile[];
 }
 
 /** How a hand wins. */
@@ -420,7 +463,10 @@ export interface WinningDiscard {
   okey: boolean;
   /** How the 14 left win. */
   kind: WinKind;
-  /** The arrangement of the 14 left. */
+  /**
+   * The arrangement of the 14 left; unset when the request set
+   * `omit_arrangements`.
+   */
   arrangement?: Arrangement;
 }
 
