@@ -36,7 +36,7 @@ def write_vectors(
 ) -> Path:
     data = {
         "suite": filename.removesuffix(".json"),
-        "source": "RULES.md §3",
+        "source": "docs/rules.md",
         "service": "okey.v1.HandService",
         "method": "CheckHand",
         "cases": cases,
@@ -116,7 +116,7 @@ def test_error_expectations_match_code_and_field(grpc_server, tmp_path):
             case(
                 "thirteen-tiles-bad-tiles",
                 hand_request(THIRTEEN),
-                {"error": {"code": "INVALID_ARGUMENT", "field": "tiles"}},
+                {"error": {"code": "INVALID_ARGUMENT", "field": "hand_notation"}},
             ),
             case(
                 "thirteen-tiles-wrong-code",

@@ -59,8 +59,26 @@ def test_deal_json_is_the_deal_response(okey_deal):
     assert result.returncode == 0, result.stderr
     response = json_format.Parse(result.stdout, deal_pb2.DealResponse())
     expected = deal(seed="7", rules=preset("101"), dealer=3)
-    assert [list(r.tiles) for r in response.racks] == [list(r) for r in expected.racks]
+    assert [[_code(t) for t in r.tiles] for r in response.racks] == [
+        list(r) for r in expected.racks
+    ]
     assert response.first_seat == 3
+
+
+def _code(tile) -> int:
+    """A Tile message's place among the 106 (copy * 53 + face; face 52: false joker)."""
+    face = 52 if tile.false_joker else (tile.color - 1) * 13 + tile.number - 1
+    return tile.copy * 53 + face
+
+
+def test_deal_json_prints_every_field_defaults_included(okey_deal):
+    """A reader of `okey deal --json` sees seat 0, dealer 0 and copy 0 written out."""
+    data = json.loads(okey_deal("--seed", "7", "--json").stdout)
+    assert data["dealerSeat"] == 0
+    assert data["racks"][0]["seat"] == 0
+    assert data["dealId"] == ""
+    first_tile = data["racks"][0]["tiles"][0]
+    assert set(first_tile) == {"color", "number", "falseJoker", "copy"}
 
 
 def _seed_without_reroll() -> str:
@@ -94,7 +112,7 @@ def test_commit_reveal_verify_round_trip(okey_deal, grpc_server, tmp_path):
     saved = tmp_path / "deal.json"
     saved.write_text(committed.stdout)
     data = json.loads(committed.stdout)
-    assert "seed" not in data
+    assert data["seed"] == ""  # withheld until revealed
     assert data["commitment"]
 
     verified = okey("deal", "verify", str(saved), "--reveal", "--server", grpc_server)

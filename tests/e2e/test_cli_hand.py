@@ -193,7 +193,7 @@ def test_rules_5_fifteen_tiles_json_lists_winning_discards(check):
     answer = json.loads(result.stdout)
     assert answer["winning"] is True
     assert [d["tile"] for d in answer["winningDiscards"]] == [
-        {"color": "COLOR_YELLOW", "number": 9}
+        {"color": "COLOR_YELLOW", "number": 9, "falseJoker": False, "copy": 0}
     ]
     assert answer["winningDiscards"][0]["kind"] == "WIN_KIND_MELDS"
     assert answer.get("okeyDiscardWins", False) is False
@@ -212,7 +212,9 @@ def test_rules_2_5_with_a_spare_okey_every_discard_wins_and_the_okey_discard_is_
     letters = {"R": "COLOR_RED", "Y": "COLOR_YELLOW", "B": "COLOR_BLUE", "K": "COLOR_BLACK"}
     expected = sorted(f"{letters[t[0]]}/{t[1:]}" for t in [*MELD_TILES, "R5"])
     assert names == expected
-    assert [d["tile"] for d in discards if d.get("okey")] == [{"color": "COLOR_RED", "number": 5}]
+    assert [d["tile"] for d in discards if d.get("okey")] == [
+        {"color": "COLOR_RED", "number": 5, "falseJoker": False, "copy": 0}
+    ]
     assert answer["okeyDiscardWins"] is True
 
     text = check(*MELD_TILES, "R5", "--okey", "R5")
@@ -238,22 +240,38 @@ def test_json_is_the_check_hand_response_in_protobuf_json(check):
     answer = json.loads(result.stdout)
     assert answer["winning"] is True
     assert answer["kind"] == "WIN_KIND_MELDS"
-    assert answer["okey"] == {"color": "COLOR_RED", "number": 5}
-    assert answer["indicator"] == {"color": "COLOR_RED", "number": 4}
+    assert answer["okey"] == {"color": "COLOR_RED", "number": 5, "falseJoker": False, "copy": 0}
+    assert answer["indicator"]["number"] == 4
     melds = answer["arrangement"]["melds"]
     assert len(melds) == 4
     assert sum(len(m["tiles"]) for m in melds) == 14
-    assert "winningDiscards" not in answer
+    assert answer["winningDiscards"] == []  # every field is printed, empty lists too
 
 
-def test_json_losing_hand_has_winning_false_or_omitted(check):
+def test_json_losing_hand_prints_winning_false_and_every_default(check):
     hand = tiles("R1 R4 R8 R12 Y1 Y5 Y9 Y13 B2 B6 B10 K3 K7 K11")
     result = check(*hand, "--indicator", "K13", "--json")
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
-    # Protobuf JSON omits default values: false may be absent.
-    assert answer.get("winning", False) is False
-    assert "arrangement" not in answer
+    assert answer["winning"] is False
+    assert answer["kind"] == "WIN_KIND_UNSPECIFIED"
+    assert answer["kinds"] == []
+    assert answer["okeyDiscardWins"] is False
+    assert "arrangement" not in answer  # a message field that is not set stays out
+
+
+def test_no_arrangements_leaves_every_arrangement_out_of_a_fifteen_tile_answer(check):
+    """omit_arrangements: the verdict and the discards stay, their arrangements go."""
+    full = json.loads(check(*MELD_TILES, "R5", "--okey", "R5", "--json").stdout)
+    lean = json.loads(
+        check(*MELD_TILES, "R5", "--okey", "R5", "--json", "--no-arrangements").stdout
+    )
+    assert all("arrangement" in d for d in full["winningDiscards"])
+    assert [d["tile"] for d in lean["winningDiscards"]] == [
+        d["tile"] for d in full["winningDiscards"]
+    ]
+    assert all("arrangement" not in d for d in lean["winningDiscards"])
+    assert len(json.dumps(lean)) * 5 < len(json.dumps(full))
 
 
 # --- colour -------------------------------------------------------------------
@@ -325,16 +343,20 @@ def test_okey_server_environment_variable_names_the_server(grpc_server, closed_a
     [
         pytest.param(
             [*MELD_TILES[:-1], "X13", "--indicator", "R4"],
-            "tiles",
+            "hand_notation",
             id="rules_1-unknown-colour-letter",
         ),
         pytest.param(
-            [*MELD_TILES[:-1], "K14", "--indicator", "R4"], "tiles", id="rules_1-number-above-13"
+            [*MELD_TILES[:-1], "K14", "--indicator", "R4"],
+            "hand_notation",
+            id="rules_1-number-above-13",
         ),
-        pytest.param([*MELD_TILES[:-1], "--indicator", "R4"], "tiles", id="rules_3-thirteen-tiles"),
+        pytest.param(
+            [*MELD_TILES[:-1], "--indicator", "R4"], "hand_notation", id="rules_3-thirteen-tiles"
+        ),
         pytest.param(
             [*MELD_TILES[:-3], "R1", "R1", "R1", "--indicator", "R4"],
-            "tiles",
+            "hand_notation",
             id="rules_1-three-copies-of-a-tile",
         ),
         pytest.param(

@@ -18,13 +18,19 @@ def test_tiles_go_as_one_notation_string_for_the_server_to_parse():
     request = request_for("--indicator", "R4")
     assert request.hand_notation == " ".join(HAND)
     assert request.indicator_notation == "R4"
-    assert request.okey_notation == ""
-    assert len(request.tiles) == 0
+    assert request.WhichOneof("wild") == "indicator_notation"
+    assert request.WhichOneof("hand_form") == "hand_notation"
+    assert request.omit_arrangements is False
+
+
+def test_no_arrangements_flag_sets_omit_arrangements():
+    assert request_for("--okey", "R5", "--no-arrangements").omit_arrangements is True
 
 
 def test_okey_flag_sends_the_okey_not_an_indicator():
     request = request_for("--okey", "R5")
-    assert (request.okey_notation, request.indicator_notation) == ("R5", "")
+    assert request.WhichOneof("wild") == "okey_notation"
+    assert request.okey_notation == "R5"
 
 
 def test_rule_options_left_out_stay_unset_so_the_preset_decides():

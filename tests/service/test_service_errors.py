@@ -118,3 +118,14 @@ def test_streaming_handler_errors_map_too(probe: grpc.Channel) -> None:
     with pytest.raises(grpc.RpcError) as raised:
         next(responses)
     assert decode_error(raised.value).fields == ("seed",)
+
+
+def test_every_error_info_reason_is_an_error_reason_enum_name() -> None:
+    """okey.v1.ErrorReason: clients switch on the reason, so each one is in the enum."""
+    from okey.v1 import errors_pb2
+    from okey_server import errors
+
+    names = set(errors_pb2.ErrorReason.keys()) - {"ERROR_REASON_UNSPECIFIED"}
+    assert {*errors.REASONS.values(), errors.DEFAULT_REASON} <= names
+    assert errors.reason_for("hand.tiles[3].number") == "ERROR_REASON_INVALID_TILES"
+    assert errors.reason_for("hand_notation") == "ERROR_REASON_INVALID_TILES"

@@ -205,3 +205,29 @@ def test_same_request_same_answer_byte_for_byte(channel: grpc.Channel) -> None:
     )
     answers = {_stub(channel).CheckHand(request).SerializeToString() for _ in range(3)}
     assert len(answers) == 1
+
+
+@pytest.mark.parametrize(
+    ("hand", "okey"),
+    [
+        ("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 K3", "K3"),
+        ("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1 Y4", "Y4"),
+    ],
+    ids=["14-tiles", "15-tiles"],
+)
+def test_omit_arrangements_leaves_only_the_arrangements_out(
+    channel: grpc.Channel, hand: str, okey: str
+) -> None:
+    """CheckHandRequest.omit_arrangements: same verdict, kinds and discards, no arrangement."""
+    request = hand_pb2.CheckHandRequest(hand_notation=hand, okey_notation=okey)
+    full = _stub(channel).CheckHand(request)
+    request.omit_arrangements = True
+    lean = _stub(channel).CheckHand(request)
+    assert full.winning
+    assert lean.winning
+    assert not lean.HasField("arrangement")
+    assert all(not d.HasField("arrangement") for d in lean.winning_discards)
+    full.ClearField("arrangement")
+    for discard in full.winning_discards:
+        discard.ClearField("arrangement")
+    assert lean == full
