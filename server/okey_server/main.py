@@ -33,14 +33,12 @@ async def serve(config: Config) -> int:
 
     loop = asyncio.get_running_loop()
     signalled = asyncio.Event()
-    draining: list[asyncio.Task[None]] = []
+    signalled_again = asyncio.Event()
 
     def on_signal(signum: signal.Signals) -> None:
         if signalled.is_set():
-            # A second signal: stop now, cancelling whatever is still running.
             lifecycle.info("stopping now", signal=signum.name)
-            for task in draining:
-                task.cancel()
+            signalled_again.set()
             return
         lifecycle.info("draining", signal=signum.name, grace_s=config.grace_s)
         signalled.set()
@@ -52,10 +50,15 @@ async def serve(config: Config) -> int:
     # The one startup line; with --port 0 it is how callers learn the port.
     lifecycle.info("serving", host=config.host, port=port, version=__version__)
     await signalled.wait()
-    draining.append(asyncio.ensure_future(drain(server, health_servicer, activity, config.grace_s)))
-    try:
-        await draining[0]
-    except asyncio.CancelledError:
+    drained = asyncio.ensure_future(drain(server, health_servicer, activity, config.grace_s))
+    cut_short = asyncio.ensure_future(signalled_again.wait())
+    await asyncio.wait((drained, cut_short), return_when=asyncio.FIRST_COMPLETED)
+    cut_short.cancel()
+    if drained.done():
+        drained.result()  # a failed drain is a bug: let it show
+    else:
+        # A second signal: stop now, cancelling whatever is still running.
+        drained.cancel()
         await server.stop(0)
     # grpc has cancelled what was left; let those RPCs' tasks end (and log)
     # before asyncio.run cancels them anew.

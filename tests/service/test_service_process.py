@@ -180,3 +180,22 @@ def test_second_process_on_a_taken_port_exits_1_with_an_error_line(start_server_
     errors = [json.loads(line) for line in second.stderr.splitlines() if line.startswith("{")]
     assert [e["event"] for e in errors if e["level"] == "error"] == ["cannot start"]
     assert first.stop() == 0
+
+
+@pytest.mark.parametrize("key", ["", "short key"], ids=["empty", "9-bytes"])
+def test_a_short_or_empty_signing_key_stops_the_server_at_start_with_exit_2(
+    start_server_process, key: str
+) -> None:
+    """The process refuses it before serving, naming the variable, never printing the key."""
+    command = start_server_process().command  # how to run okey-server here
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OKEY_")}
+    env["OKEY_SIGNING_KEY"] = key
+    result = subprocess.run(
+        [*command, "--port", "0"], capture_output=True, text=True, timeout=60, env=env,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "OKEY_SIGNING_KEY" in result.stderr.splitlines()[-1]
+    assert "serving" not in result.stderr
+    if key:
+        assert key not in result.stderr
