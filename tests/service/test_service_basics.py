@@ -146,6 +146,8 @@ SHAPES = {
 @pytest.mark.parametrize(
     ("method", "shape"),
     [
+        ("/okey.v1.HandService/CheckHand", "unary"),
+        ("/okey.v1.DealService/Deal", "unary"),
         ("/grpc.health.v1.Health/Check", "unary"),
         ("/grpc.health.v1.Health/Watch", "response-stream"),
         ("/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", "bidi-stream"),
@@ -158,3 +160,4 @@ def test_undecodable_bytes_are_invalid_argument_on_every_rpc_shape(
     with pytest.raises(grpc.RpcError) as raised:
         SHAPES[shape](channel, method)
     assert raised.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert "does not decode" in raised.value.details()
