@@ -15,6 +15,7 @@ from collections.abc import Callable
 import grpc
 import pytest
 from okey.v1 import deal_pb2, deal_pb2_grpc, hand_pb2, hand_pb2_grpc
+from okey_server.errors import DESCRIPTION_CHARS, bounded_description
 from service_helpers import decode_error
 
 pytestmark = pytest.mark.service
@@ -127,3 +128,22 @@ def test_a_plain_bad_tile_is_still_named_and_quoted_in_full(channel: grpc.Channe
     assert "tile 14" in violation.descriptions[0]
     assert "'X3'" in violation.descriptions[0]
     assert "'X3'" in violation.message
+
+
+@pytest.mark.parametrize(
+    ("description", "sent"),
+    [
+        pytest.param("cannot read 'X3' as a tile", "cannot read 'X3' as a tile", id="short-kept"),
+        pytest.param(f"unknown preset {'p' * 50!r} (known: 101)",
+                     f"unknown preset '{'p' * 40}\u2026' (known: 101)", id="quote-cut-at-40"),
+        pytest.param(f"cannot read {'a' + chr(10) + chr(0x1F600)!r}",
+                     "cannot read 'a\\n\\U0001f600'", id="escaped-not-raw"),
+        pytest.param("the okey's tile", "the okey's tile", id="apostrophe-is-prose"),
+    ],
+)
+def test_descriptions_quote_client_text_short_and_escaped(description: str, sent: str) -> None:
+    assert bounded_description(description) == sent
+
+
+def test_a_description_is_cut_at_120_characters() -> None:
+    assert len(bounded_description("word " * 100)) == DESCRIPTION_CHARS + 1  # and the ellipsis
