@@ -51,7 +51,7 @@ def undecodable(error: Exception) -> str:
 
 
 def tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], Any] | None:
-    """A deserializer that never raises: grpc.aio would answer INTERNAL for a bad body."""
+    """A deserializer that never raises: grpc.aio answers UNKNOWN for a bad body."""
     if deserializer is None:
         return None
 
