@@ -1,6 +1,6 @@
 """CheckHand RPCs per second through a real server, against its own health Check as the baseline.
 
-Run alone with `python bench/rpc_bench.py [--workers N]`, or through
+Run alone with `python bench/rpc_bench.py`, or through
 bench/run.py, which calls `run()`. The server is an `okey-server` subprocess
 at the default log level (info: one JSON line per RPC, to a temporary file),
 so client and server each have their own process and GIL. The client keeps
@@ -303,9 +303,8 @@ def run(server_args: Sequence[str] = ()) -> None:
     with tempfile.NamedTemporaryFile(prefix="okey-bench-", suffix=".log") as log:
         process, startup = start_server(log, server_args)
         print(
-            f"rpc benchmark: okey-server subprocess (--workers {startup.get('workers')}, log "
-            f"level info), {IN_FLIGHT} calls in flight, {calls:,} calls of each kind in {ROUNDS} "
-            "interleaved rounds"
+            f"rpc benchmark: okey-server subprocess (log level info), {IN_FLIGHT} calls in "
+            f"flight, {calls:,} calls of each kind in {ROUNDS} interleaved rounds"
         )
         try:
             tallies = measure(f"127.0.0.1:{startup['port']}", process.pid, calls)
@@ -321,9 +320,9 @@ def run(server_args: Sequence[str] = ()) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workers", type=int, help="okey-server --workers (default: its own)")
+    parser.add_argument("server_args", nargs="*", help="extra okey-server flags (after --)")
     args = parser.parse_args(argv)
-    run(["--workers", str(args.workers)] if args.workers else [])
+    run(args.server_args)
 
 
 if __name__ == "__main__":

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import grpc
 import pytest
@@ -33,7 +36,6 @@ def loopback_config(**overrides: object) -> Config:
     settings: dict[str, object] = {
         "host": LOOPBACK,
         "port": 0,
-        "workers": 4,
         "log_level": "warning",
         "signing_key": TEST_SIGNING_KEY,
         "signing_key_generated": False,
@@ -42,36 +44,71 @@ def loopback_config(**overrides: object) -> Config:
     return Config(**settings)  # type: ignore[arg-type]
 
 
+T = TypeVar("T")
+
+
+class LoopThread:
+    """An event loop on a daemon thread: in-process aio servers run there, sync clients here."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="test-loop", daemon=True)
+        self._thread.start()
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        """Runs `coroutine` on the loop and returns its result (or raises its exception)."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(PROCESS_DEADLINE_S)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(PROCESS_DEADLINE_S)
+        self.loop.close()
+
+
 @pytest.fixture(scope="session")
-def grpc_server() -> Iterator[str]:
+def loop_thread() -> Iterator[LoopThread]:
+    """The one event loop every in-process test server of the session runs on."""
+    running = LoopThread()
+    yield running
+    running.close()
+
+
+@pytest.fixture(scope="session")
+def grpc_server(loop_thread: LoopThread) -> Iterator[str]:
     """The address (``127.0.0.1:port``) of a started okey server shared by the session."""
     config = loopback_config()
     # Quiet: per-RPC info lines would only clutter failure reports.
     configure_logging(config.log_level)
-    server, port = create_server(config.address, config)
-    server.start()
+    server, port = loop_thread.run(create_server(config.address, config))
+    loop_thread.run(server.start())
     yield f"{LOOPBACK}:{port}"
-    server.stop(None)
+    loop_thread.run(server.stop(None))
 
 
 @pytest.fixture
-def make_server() -> Iterator[Callable[..., tuple[grpc.Server, int]]]:
-    """Builds and starts a private okey server: ``make_server(health_servicer=None, **config)``.
+def make_server(loop_thread: LoopThread) -> Iterator[Callable[..., tuple[grpc.aio.Server, int]]]:
+    """Builds and starts a private server: ``make_server(health_servicer=None, activity=None,
+    **config)``.
 
-    For tests that need their own server (drain, port conflicts); stopped at teardown.
+    For tests that need their own server (drain, port conflicts); stopped at
+    teardown. It runs on `loop_thread`: drive it with ``loop_thread.run(...)``.
     """
-    servers: list[grpc.Server] = []
+    servers: list[grpc.aio.Server] = []
 
-    def make(health_servicer: object = None, **overrides: object) -> tuple[grpc.Server, int]:
+    def make(
+        health_servicer: object = None, activity: object = None, **overrides: object
+    ) -> tuple[grpc.aio.Server, int]:
         config = loopback_config(**overrides)
-        server, port = create_server(config.address, config, health_servicer)  # type: ignore[arg-type]
+        server, port = loop_thread.run(
+            create_server(config.address, config, health_servicer, activity)  # type: ignore[arg-type]
+        )
         servers.append(server)
-        server.start()
+        loop_thread.run(server.start())
         return server, port
 
     yield make
     for server in servers:
-        server.stop(None)
+        loop_thread.run(server.stop(None))
 
 
 @pytest.fixture

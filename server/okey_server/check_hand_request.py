@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from google.protobuf.message import DecodeError
 from okey.v1 import hand_pb2
 from okey_rules.errors import InvalidInputError
 from okey_rules.ruleset import Ruleset
@@ -22,7 +21,6 @@ from okey_server.convert_tile import (
     tiles_from_notation,
     tiles_from_proto,
 )
-from okey_server.rpc_wrapper import undecodable
 
 HAND_SIZES = (14, 15)
 _INDEX = re.compile(r"\[(\d+)\]")
@@ -49,15 +47,6 @@ def hand_error(exc: InvalidInputError, hand_field: str) -> InvalidInputError:
         where = f"tile {int(match.group(1)) + 1}: " if match else ""
         return InvalidInputError(hand_field, where + exc.description)
     return InvalidInputError("hand." + exc.field, exc.description)
-
-
-def check_hand_inputs(data: bytes) -> Inputs:
-    """The inputs of a serialized CheckHandRequest; InvalidInputError names a bad field."""
-    try:
-        request = hand_pb2.CheckHandRequest.FromString(data)
-    except DecodeError as exc:
-        raise InvalidInputError("request", undecodable(exc)) from None
-    return request_inputs(request)
 
 
 def request_inputs(request: hand_pb2.CheckHandRequest) -> Inputs:

@@ -12,12 +12,11 @@ from dataclasses import dataclass, field
 LOG_LEVELS = ("debug", "info", "warning", "error")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 50051
-# Handlers are CPU-bound Python: run on the event-loop thread they cost the
-# least (bench/rpc_bench.py); threads only add GIL handoffs. Scale with
-# processes instead (DESIGN.md).
-DEFAULT_WORKERS = 1
 DEFAULT_GRACE_S = 5.0
 SIGNING_KEY_BYTES = 32
+# A configured key shorter than this (after hex decoding) is refused: a short
+# secret can be guessed, and every state MAC and seed commitment rests on it.
+MIN_SIGNING_KEY_BYTES = 16
 # A secret of at least this many hex digits is read as hex, anything else as text.
 _HEX_KEY = re.compile(r"(?:[0-9a-fA-F]{2}){16,}")
 
@@ -28,7 +27,6 @@ class Config:
 
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
-    workers: int = DEFAULT_WORKERS
     log_level: str = "info"
     grace_s: float = DEFAULT_GRACE_S
     # The MAC and seed-commitment key. Kept out of repr so it never reaches a log.
@@ -62,11 +60,6 @@ def _parser() -> argparse.ArgumentParser:
         "--port", help=f"port, 0 = any free port (OKEY_PORT, default {DEFAULT_PORT})"
     )
     parser.add_argument(
-        "--workers",
-        help="request handler threads; 1 runs handlers on the event-loop thread "
-        f"(OKEY_WORKERS, default {DEFAULT_WORKERS})",
-    )
-    parser.add_argument(
         "--log-level", help=f"one of {', '.join(LOG_LEVELS)} (OKEY_LOG_LEVEL, default info)"
     )
     parser.add_argument(
@@ -76,7 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--signing-key",
         help="secret for state MACs and seed commitments, hex or text (OKEY_SIGNING_KEY; "
-        "prefer the variable: flags show in `ps`). Unset: a random key per start",
+        f"prefer the variable: flags show in `ps`); at least {MIN_SIGNING_KEY_BYTES} bytes. "
+        "Unset: a random key per start",
     )
     return parser
 
@@ -113,7 +107,6 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
 
     host = _pick(args.host, env, "OKEY_HOST")[0] or DEFAULT_HOST
     port = _int(parser, _pick(args.port, env, "OKEY_PORT"), DEFAULT_PORT, 0, 65535)
-    workers = _int(parser, _pick(args.workers, env, "OKEY_WORKERS"), DEFAULT_WORKERS, 1, 1024)
 
     level_text, level_source = _pick(args.log_level, env, "OKEY_LOG_LEVEL")
     level = (level_text or "info").strip().lower()
@@ -130,7 +123,15 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
         if not 0 <= grace <= 3600:
             parser.error(f"{grace_source}: {grace:g} is outside 0-3600 seconds")
 
-    key_text = _pick(args.signing_key, env, "OKEY_SIGNING_KEY")[0]
-    if key_text:
-        return Config(host, port, workers, level, grace, parse_signing_key(key_text), False)
-    return Config(host, port, workers, level, grace)
+    key_text, key_source = _pick(args.signing_key, env, "OKEY_SIGNING_KEY")
+    if key_text is None:
+        return Config(host, port, level, grace)
+    key = parse_signing_key(key_text)
+    if len(key) < MIN_SIGNING_KEY_BYTES:
+        # Said without the key itself: the message may end up in a log.
+        got = "is empty" if not key else f"is {len(key)} bytes"
+        parser.error(
+            f"{key_source} {got}; a signing key needs at least {MIN_SIGNING_KEY_BYTES} bytes "
+            f"(for example 64 hex digits), or leave it unset for a random key per start"
+        )
+    return Config(host, port, level, grace, key, False)

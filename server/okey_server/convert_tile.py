@@ -90,10 +90,8 @@ _MESSAGES: tuple[tile_pb2.Tile, ...] = tuple(
 )
 
 
-# The same, serialized, by code; and back from those bytes to the shared Tile
-# (the bytes protobuf writes for a tile: no other encoding is in this table).
+# The same, serialized, by code (the answer encoder writes tiles from these).
 _WIRE: tuple[bytes, ...] = tuple(message.SerializeToString() for message in _MESSAGES)
-TILE_OF_BYTES: dict[bytes, Tile] = dict(zip(_WIRE, TILE_OF_CODE, strict=True))
 
 
 def tile_bytes(tile: Tile) -> bytes:

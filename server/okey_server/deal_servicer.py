@@ -24,8 +24,8 @@ class DealServicer(deal_pb2_grpc.DealServiceServicer):
     def __init__(self, config: Config) -> None:
         self._key = config.signing_key
 
-    def Deal(  # noqa: N802 (the RPC's name)
-        self, request: deal_pb2.DealRequest, _context: grpc.ServicerContext
+    async def Deal(  # noqa: N802 (the RPC's name)
+        self, request: deal_pb2.DealRequest, _context: grpc.aio.ServicerContext
     ) -> deal_pb2.DealResponse:
         rules = ruleset_from_proto(request.preset, request.ruleset)
         method = method_from_proto(request.method)
@@ -49,8 +49,8 @@ class DealServicer(deal_pb2_grpc.DealServiceServicer):
         )
         return deal_to_proto(dealt, self._key, deal_id)
 
-    def RevealSeed(  # noqa: N802 (the RPC's name)
-        self, request: deal_pb2.RevealSeedRequest, _context: grpc.ServicerContext
+    async def RevealSeed(  # noqa: N802 (the RPC's name)
+        self, request: deal_pb2.RevealSeedRequest, _context: grpc.aio.ServicerContext
     ) -> deal_pb2.RevealSeedResponse:
         deal_id = check_deal_id(request.deal_id)
         seed = derive_seed(self._key, deal_id)

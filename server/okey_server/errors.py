@@ -9,10 +9,9 @@ decodes (Python: ``grpc_status.rpc_status.from_call``).
 from __future__ import annotations
 
 import re
-from typing import NoReturn
+from typing import NamedTuple
 
 import grpc
-import structlog
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 from okey.v1 import errors_pb2
@@ -46,7 +45,13 @@ REASONS: dict[str, str] = {
 DEFAULT_REASON = errors_pb2.ErrorReason.Name(errors_pb2.ERROR_REASON_INVALID_INPUT)
 _ROOT = re.compile(r"[^.\[]*")
 
-_log = structlog.get_logger("okey_server.errors")
+# How much client text an error may quote, after escaping: see `bounded_description`.
+EXCERPT_CHARS = 40
+DESCRIPTION_CHARS = 120
+FIELD_CHARS = 48
+ELLIPSIS = "\u2026"
+# A quoted string as Python's repr writes it ('...' or "...", backslash escapes inside).
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'" + r'|"(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
 def reason_for(field: str) -> str:
@@ -58,42 +63,88 @@ def reason_for(field: str) -> str:
     return REASONS.get(match.group() if match else field, DEFAULT_REASON)
 
 
+def _escaped(char: str) -> str:
+    """`char` as printable ASCII: itself, or its Python escape (``\\n``, ``\\U0001f600``)."""
+    return char if " " <= char <= "~" or char == ELLIPSIS else ascii(char)[1:-1]
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """`text` escaped to printable ASCII, cut to `limit` characters; a cut ends in an ellipsis."""
+    pieces: list[str] = []
+    size = 0
+    for char in text:
+        piece = _escaped(char)
+        size += len(piece)
+        if size > limit:
+            return "".join(pieces) + ELLIPSIS
+        pieces.append(piece)
+    return "".join(pieces)
+
+
+def bounded_description(description: str) -> str:
+    """A description fit to send back: quoted client text cut short, all of it escaped, bounded.
+
+    Descriptions quote what the caller sent (``cannot read 'X3' as a tile``);
+    a request of kilobytes would otherwise come back in the message and again
+    in the details, beyond what a client accepts as trailers.
+    """
+    shortened = _QUOTED.sub(
+        lambda match: match[0][0] + excerpt(match[0][1:-1]) + match[0][-1], description
+    )
+    return excerpt(shortened, DESCRIPTION_CHARS)
+
+
+def bounded_field(field: str) -> str:
+    """A field path fit to send back (paths may carry map keys or option names a caller chose)."""
+    return excerpt(field, FIELD_CHARS)
+
+
 def invalid_input_status(exc: InvalidInputError, trailing_metadata: Metadata = ()) -> grpc.Status:
-    """INVALID_ARGUMENT with one BadRequest field violation naming `exc.field`."""
-    reason = reason_for(exc.field)
+    """INVALID_ARGUMENT with one BadRequest field violation naming `exc.field`.
+
+    Field and description are bounded (`bounded_field`, `bounded_description`):
+    the whole status stays well under 1 KB whatever the request held.
+    """
+    field = bounded_field(exc.field)
+    description = bounded_description(exc.description)
+    reason = reason_for(field)
     bad_request = error_details_pb2.BadRequest(
         field_violations=[
             error_details_pb2.BadRequest.FieldViolation(
-                field=exc.field, description=exc.description, reason=reason
+                field=field, description=description, reason=reason
             )
         ]
     )
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata={"field": exc.field})
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata={"field": field})
     status = status_pb2.Status(
-        code=code_pb2.INVALID_ARGUMENT, message=f"invalid {exc.field}: {exc.description}"
+        code=code_pb2.INVALID_ARGUMENT, message=f"invalid {field}: {description}"
     )
     status.details.add().Pack(bad_request)
     status.details.add().Pack(info)
     grpc_status = rpc_status.to_status(status)
-    # abort_with_status replaces the trailing metadata, so extra entries ride along here.
+    # An abort replaces the trailing metadata, so extra entries ride along here.
     return grpc_status._replace(trailing_metadata=(*grpc_status.trailing_metadata,
                                                    *trailing_metadata))
 
 
-def abort_for_exception(
-    context: grpc.ServicerContext, exc: Exception, trailing_metadata: Metadata = ()
-) -> NoReturn:
-    """Ends the RPC with the status `exc` deserves; never returns.
+class Status(NamedTuple):
+    code: grpc.StatusCode
+    details: str
+    trailing_metadata: Metadata
+
+
+def status_for(exc: Exception, trailing_metadata: Metadata = ()) -> Status:
+    """The status `exc` deserves, carrying `trailing_metadata`.
 
     Input problems are INVALID_ARGUMENT. A handler that is not written yet is
     UNIMPLEMENTED. Anything else is a bug in this server, not in the request:
-    it is logged with its traceback, then reported as INTERNAL without details.
+    the caller logs it with its traceback; it is reported as INTERNAL without details.
     """
     if isinstance(exc, InvalidInputError):
-        context.abort_with_status(invalid_input_status(exc, trailing_metadata))
-    elif isinstance(exc, NotImplementedError):
-        context.abort(grpc.StatusCode.UNIMPLEMENTED, "not implemented yet by this server")
-    else:
-        _log.error("unhandled exception in handler", exc_info=exc)
-        context.abort(grpc.StatusCode.INTERNAL, "internal server error (see the server log)")
-    raise AssertionError("unreachable: context.abort raises")  # pragma: no cover
+        code, details, metadata = invalid_input_status(exc, trailing_metadata)
+        return Status(code, details, metadata)
+    if isinstance(exc, NotImplementedError):
+        return Status(grpc.StatusCode.UNIMPLEMENTED, "not implemented yet by this server",
+                      trailing_metadata)
+    return Status(grpc.StatusCode.INTERNAL, "internal server error (see the server log)",
+                  trailing_metadata)

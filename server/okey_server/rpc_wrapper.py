@@ -1,21 +1,20 @@
-"""Wraps every RPC handler: request id, one JSON log line per RPC, errors to statuses.
+"""The per-RPC wrapper of the grpc.aio server: request id, one JSON log line, errors to statuses.
 
-The wrapping is done around each handler's behaviour function, not in the
-interceptor's own frame: on the sync server the interceptor and the handler
-need not share a context, so contextvars bound by an interceptor do not
-reliably reach the handler (DESIGN.md). The interceptor only swaps in wrapped
-handlers, built once per method. `RpcWrapperInterceptor` serves a sync
-grpc.server; okey-server itself is grpc.aio, whose interceptor (aio_wrapper)
-runs these same wrapped handlers on its event loop.
+`RpcWrapperInterceptor` swaps each method's handler for a wrapped one, built
+once per method. The wrapping is around the handler's own coroutine, so the
+request id bound for logging lives in the RPC's task and reaches everything
+the handler logs. Every servicer is native asyncio (`async def`); a sync
+behaviour is refused when the wrapper is built rather than run blocking.
 """
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
+import inspect
 import re
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, NoReturn
 
 import grpc
@@ -52,7 +51,7 @@ def undecodable(error: Exception) -> str:
 
 
 def tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], Any] | None:
-    """A deserializer that never raises: grpc would answer INTERNAL for a bad body."""
+    """A deserializer that never raises: grpc.aio answers UNKNOWN for a bad body."""
     if deserializer is None:
         return None
 
@@ -65,7 +64,19 @@ def tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], A
     return deserialize
 
 
-def request_id_of(context: grpc.ServicerContext) -> str:
+def checked(request: Any) -> Any:
+    """The request, unless it did not decode: then the caller is told so."""
+    if isinstance(request, Undecodable):
+        raise InvalidInputError("request", request.error)
+    return request
+
+
+async def checked_stream(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    async for request in requests:
+        yield checked(request)
+
+
+def request_id_of(context: grpc.aio.ServicerContext) -> str:
     """The caller's ``x-request-id`` when it is a sane token, else a fresh uuid4 hex."""
     for key, value in context.invocation_metadata() or ():
         if key == REQUEST_ID_KEY and isinstance(value, str) and _CLIENT_ID.fullmatch(value):
@@ -73,165 +84,192 @@ def request_id_of(context: grpc.ServicerContext) -> str:
     return uuid.uuid4().hex
 
 
+class Activity:
+    """How many unary RPCs are being handled, and when that last changed (for the drain).
+
+    Long-lived streams (health Watch, reflection) are not counted: a watcher
+    would otherwise keep a draining server from ever looking idle.
+    """
+
+    __slots__ = ("changed", "in_flight")
+
+    def __init__(self) -> None:
+        self.in_flight = 0
+        self.changed = time.perf_counter()
+
+    def idle_for(self, since: float) -> float:
+        """Seconds since the last unary RPC ended or `since` (a perf_counter), 0 while one runs."""
+        return 0.0 if self.in_flight else time.perf_counter() - max(self.changed, since)
+
+
 class CallLog:
-    """Per-RPC bookkeeping: binds the request id, then writes the one log line."""
+    """One RPC's bookkeeping: binds the request id, maps a failure, writes the one log line."""
 
-    __slots__ = ("invalid_field", "metadata", "method", "peer", "request_id", "started", "tokens")
+    __slots__ = ("code", "invalid_field", "metadata", "method", "peer", "request_id", "started")
 
-    def __init__(self, method: str, context: grpc.ServicerContext) -> None:
+    def __init__(self, method: str, context: grpc.aio.ServicerContext) -> None:
         self.started = time.perf_counter()
         self.method = method
         self.request_id = request_id = request_id_of(context)
-        # Read now: once the RPC is over, grpc.aio has released the call it asks.
         self.peer = context.peer()
         self.metadata: errors.Metadata = ((REQUEST_ID_KEY, request_id),)
         self.invalid_field: str | None = None
+        self.code = grpc.StatusCode.OK
         context.set_trailing_metadata(self.metadata)
-        self.tokens = structlog.contextvars.bind_contextvars(request_id=request_id, method=method)
+        # Each RPC runs in its own task, whose context is a copy: what is bound
+        # here is gone with the task, so it needs no reset.
+        structlog.contextvars.bind_contextvars(request_id=request_id, method=method)
 
-    def fail(self, context: grpc.ServicerContext, exc: Exception) -> NoReturn:
-        code = context.code()
-        if type(exc) is Exception and code not in (None, grpc.StatusCode.OK):
-            raise exc  # the handler's own context.abort(): keep its status
-        if isinstance(exc, grpc.RpcError) and not context.is_active():
-            # The request stream ended because the client cancelled (or its
-            # deadline passed): not a fault here, and nobody is left to answer.
-            # Re-raised as is, grpc knows it for its own and stays quiet;
-            # `finish` logs the RPC as CANCELLED.
-            _log.debug("client went away while the handler read its requests")
-            raise exc
+    async def fail(self, context: grpc.aio.ServicerContext, exc: Exception) -> NoReturn:
+        """Ends the RPC with the status `exc` deserves (errors.status_for); never returns."""
         if isinstance(exc, InvalidInputError):
-            self.invalid_field = exc.field
+            self.invalid_field = errors.bounded_field(exc.field)
             # The description may quote tiles, so only at debug level.
-            _log.debug("invalid input", field=exc.field, description=exc.description)
-        errors.abort_for_exception(context, exc, self.metadata)
+            _log.debug("invalid input", field=self.invalid_field,
+                       description=errors.bounded_description(exc.description))
+        elif not isinstance(exc, NotImplementedError):
+            _log.error("unhandled exception in handler", exc_info=exc)
+        status = errors.status_for(exc, self.metadata)
+        self.code = status.code
+        await context.abort(status.code, status.details, status.trailing_metadata)
+        raise AssertionError("unreachable: context.abort raises")  # pragma: no cover
 
-    def finish(self, context: grpc.ServicerContext) -> None:
+    def aborted(self, context: grpc.aio.ServicerContext) -> None:
+        """The handler ended the RPC itself (context.abort): its status stands."""
         code = context.code()
-        if code is None:
-            code = grpc.StatusCode.OK if context.is_active() else grpc.StatusCode.CANCELLED
-        # The request id and method are given again: a stream that ends when
-        # grpc.aio closes it is finished in another context than it began in.
+        self.code = code if isinstance(code, grpc.StatusCode) else grpc.StatusCode.UNKNOWN
+
+    def finish(self) -> None:
         fields: dict[str, Any] = {
             "request_id": self.request_id,
             "method": self.method,
-            "code": code.name,
+            "code": self.code.name,
             "duration_ms": round((time.perf_counter() - self.started) * 1000, 3),
             "peer": self.peer,
         }
         if self.invalid_field is not None:
             fields["invalid_field"] = self.invalid_field  # the field name only, never its value
-        if code in _SERVER_FAULTS:
+        if self.code in _SERVER_FAULTS:
             _log.error("rpc", **fields)
         else:
             _log.info("rpc", **fields)
-        with contextlib.suppress(ValueError):  # ValueError: bound in that other context
-            structlog.contextvars.reset_contextvars(**self.tokens)
 
 
-def checked(request: Any, streamed: bool) -> Any:
-    """The request, or for a request stream an iterator that refuses undecodable items."""
-    if streamed:
-        return checked_stream(request)
-    if isinstance(request, Undecodable):
-        raise InvalidInputError("request", request.error)
-    return request
-
-
-def checked_stream(requests: Iterator[Any]) -> Iterator[Any]:
-    for request in requests:
-        yield checked(request, streamed=False)
-
-
-def wrap_unary_response(method: str, behavior: Behavior, streamed: bool) -> Behavior:
-    def handle(request: Any, context: grpc.ServicerContext) -> Any:
+def _unary_response(
+    method: str, behavior: Behavior, streamed: bool, activity: Activity | None
+) -> Behavior:
+    async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
         call = CallLog(method, context)
+        if activity is not None:
+            activity.in_flight += 1
         try:
-            return behavior(checked(request, streamed), context)
+            argument = checked_stream(request) if streamed else checked(request)
+            return await behavior(argument, context)
+        except asyncio.CancelledError:
+            call.code = grpc.StatusCode.CANCELLED  # the client left, or the server stopped
+            raise
+        except grpc.aio.AbortError:
+            call.aborted(context)
+            raise
         except Exception as exc:
-            call.fail(context, exc)
+            await call.fail(context, exc)
         finally:
-            call.finish(context)
+            call.finish()
+            if activity is not None:
+                activity.in_flight -= 1
+                activity.changed = time.perf_counter()
 
     return handle
 
 
-def wrap_stream_response(method: str, behavior: Behavior, streamed: bool) -> Behavior:
-    def handle(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+def _stream_response(method: str, behavior: Behavior, streamed: bool) -> Behavior:
+    async def handle(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
         call = CallLog(method, context)
         try:
-            yield from behavior(checked(request, streamed), context)
+            argument = checked_stream(request) if streamed else checked(request)
+            async for response in behavior(argument, context):
+                yield response
+        except (asyncio.CancelledError, GeneratorExit):
+            # The client left: its task is cancelled at an await, or grpc stops
+            # reading the stream and closes it at a yield.
+            call.code = grpc.StatusCode.CANCELLED
+            raise
+        except grpc.aio.AbortError:
+            call.aborted(context)
+            raise
         except Exception as exc:
-            call.fail(context, exc)
+            await call.fail(context, exc)
         finally:
-            call.finish(context)
+            call.finish()
 
     return handle
 
 
-def _wrap_non_blocking(behavior: Behavior) -> Behavior:
-    """Health Watch: callback-driven and open for as long as the client watches.
+def passing_bytes(serializer: Callable[[Any], bytes] | None) -> Callable[[Any], bytes] | None:
+    """A serializer that sends a response already serialized (bytes) as it is.
 
-    A logging wrapper would pin a worker thread per watcher, so this one only
-    refuses an undecodable request and keeps the non-blocking marks.
+    CheckHand writes its answer as bytes (convert_hand) yet keeps the
+    generated registration, whose serializer expects a message.
     """
+    if serializer is None:
+        return None
 
-    def handle(request: Any, context: grpc.ServicerContext, send: Any = None) -> Any:
-        if isinstance(request, Undecodable):
-            errors.abort_for_exception(context, InvalidInputError("request", request.error))
-        return behavior(request, context, send)
+    def serialize(response: Any) -> bytes:
+        return response if type(response) is bytes else serializer(response)
 
-    handle.experimental_non_blocking = True  # type: ignore[attr-defined]
-    handle.experimental_thread_pool = getattr(  # type: ignore[attr-defined]
-        behavior, "experimental_thread_pool", None
-    )
-    return handle
+    return serialize
 
 
-def wrap_handler(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
-    """The same handler with its behaviour wrapped (see the module docstring).
+def wrap_handler(
+    method: str, handler: grpc.RpcMethodHandler, activity: Activity | None = None
+) -> grpc.RpcMethodHandler:
+    """The same handler behind the per-RPC wrapper, with a deserializer that never raises
+    and a serializer that passes bytes through (`passing_bytes`). Unary RPCs
+    are counted in `activity`.
 
-    Every deserializer is made tolerant: grpc would answer INTERNAL for bytes
-    that do not decode, which is the caller's fault, not the server's.
+    A response stream is an async generator, or a coroutine that writes with
+    ``context.write`` (the asyncio health Watch): the latter is wrapped as a
+    coroutine too.
     """
     deserializer = tolerant(handler.request_deserializer)
-    serializer = handler.response_serializer
-    if handler.unary_unary is not None:
-        return grpc.unary_unary_rpc_method_handler(
-            wrap_unary_response(method, handler.unary_unary, False), deserializer, serializer
-        )
-    if handler.unary_stream is not None:
-        if getattr(handler.unary_stream, "experimental_non_blocking", False):
-            behavior = _wrap_non_blocking(handler.unary_stream)
-        else:
-            behavior = wrap_stream_response(method, handler.unary_stream, False)
-        return grpc.unary_stream_rpc_method_handler(behavior, deserializer, serializer)
-    if handler.stream_unary is not None:
-        return grpc.stream_unary_rpc_method_handler(
-            wrap_unary_response(method, handler.stream_unary, True), deserializer, serializer
-        )
-    return grpc.stream_stream_rpc_method_handler(
-        wrap_stream_response(method, handler.stream_stream, True), deserializer, serializer
+    serializer = passing_bytes(handler.response_serializer)
+    shapes: tuple[tuple[Behavior | None, bool, Callable[..., grpc.RpcMethodHandler]], ...] = (
+        (handler.unary_unary, False, grpc.unary_unary_rpc_method_handler),
+        (handler.unary_stream, False, grpc.unary_stream_rpc_method_handler),
+        (handler.stream_unary, True, grpc.stream_unary_rpc_method_handler),
+        (handler.stream_stream, True, grpc.stream_stream_rpc_method_handler),
     )
+    for behavior, streamed, make in shapes:
+        if behavior is None:
+            continue
+        if inspect.isasyncgenfunction(behavior):
+            wrapped = _stream_response(method, behavior, streamed)
+        elif inspect.iscoroutinefunction(behavior):
+            unary = handler.unary_unary is not None
+            wrapped = _unary_response(method, behavior, streamed, activity if unary else None)
+        else:
+            raise TypeError(f"{method}: servicers on this server must be `async def`")
+        return make(wrapped, deserializer, serializer)
+    raise TypeError(f"{method}: the handler has no behaviour")
 
 
-class RpcWrapperInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
+class RpcWrapperInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     """Serves each method through its wrapped handler, built on first use."""
 
-    def __init__(self) -> None:
+    def __init__(self, activity: Activity | None = None) -> None:
         self._wrapped: dict[str, grpc.RpcMethodHandler] = {}
+        self.activity = activity or Activity()
 
-    def intercept_service(
+    async def intercept_service(
         self,
-        continuation: Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler | None],
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler | None]],
         handler_call_details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler | None:
         method = handler_call_details.method
         wrapped = self._wrapped.get(method)
         if wrapped is None:
-            handler = continuation(handler_call_details)
+            handler = await continuation(handler_call_details)
             if handler is None:
                 return None  # unknown method: grpc answers UNIMPLEMENTED
-            # A benign race: two threads may build equal wrappers; either one serves.
-            wrapped = self._wrapped[method] = wrap_handler(method, handler)
+            wrapped = self._wrapped[method] = wrap_handler(method, handler, self.activity)
         return wrapped

@@ -7,12 +7,14 @@ import re
 import grpc
 import pytest
 from google.protobuf.descriptor_pool import DescriptorPool
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
 from okey.v1 import hand_pb2, hand_pb2_grpc
 from okey_server.config import Config
+from okey_server.rpc_wrapper import Activity
 from okey_server.server import ServerStartError, create_server, drain
 
 pytestmark = pytest.mark.service
@@ -101,23 +103,24 @@ def test_unknown_method_is_unimplemented(channel: grpc.Channel) -> None:
     assert raised.value.code() is grpc.StatusCode.UNIMPLEMENTED
 
 
-def test_second_server_on_a_taken_port_fails_loudly(make_server) -> None:
-    # DESIGN.md: with SO_REUSEPORT on, a second server would bind silently.
+def test_second_server_on_a_taken_port_fails_loudly(make_server, loop_thread) -> None:
+    # With SO_REUSEPORT on, a second server would bind silently.
     _, port = make_server()
-    config = Config(host="127.0.0.1", port=port, workers=1)
+    config = Config(host="127.0.0.1", port=port)
     with pytest.raises(ServerStartError, match=str(port)):
-        create_server(config.address, config)
+        loop_thread.run(create_server(config.address, config))
 
 
-def test_drain_turns_health_not_serving_and_stops_the_server(make_server) -> None:
-    health_servicer = health.HealthServicer()
-    server, port = make_server(health_servicer=health_servicer)
+def test_drain_turns_health_not_serving_and_stops_the_server(make_server, loop_thread) -> None:
+    health_servicer = HealthServicer()
+    activity = Activity()
+    server, port = make_server(health_servicer=health_servicer, activity=activity)
     address = f"127.0.0.1:{port}"
     with grpc.insecure_channel(address, options=(("grpc.so_reuseport", 0),)) as opened:
         stub = health_pb2_grpc.HealthStub(opened)
         before = stub.Check(health_pb2.HealthCheckRequest()).status
-        drain(server, health_servicer, grace_s=1.0)
-        after = health_servicer.Check(health_pb2.HealthCheckRequest(), None).status
+        loop_thread.run(drain(server, health_servicer, activity, grace_s=1.0))
+        after = loop_thread.run(health_servicer.Check(health_pb2.HealthCheckRequest(), None)).status
         with pytest.raises(grpc.RpcError) as raised:
             stub.Check(health_pb2.HealthCheckRequest(), timeout=5)
     assert before == health_pb2.HealthCheckResponse.SERVING
@@ -143,6 +146,8 @@ SHAPES = {
 @pytest.mark.parametrize(
     ("method", "shape"),
     [
+        ("/okey.v1.HandService/CheckHand", "unary"),
+        ("/okey.v1.DealService/Deal", "unary"),
         ("/grpc.health.v1.Health/Check", "unary"),
         ("/grpc.health.v1.Health/Watch", "response-stream"),
         ("/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", "bidi-stream"),
@@ -155,3 +160,4 @@ def test_undecodable_bytes_are_invalid_argument_on_every_rpc_shape(
     with pytest.raises(grpc.RpcError) as raised:
         SHAPES[shape](channel, method)
     assert raised.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert "does not decode" in raised.value.details()

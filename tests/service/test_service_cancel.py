@@ -1,8 +1,4 @@
-"""A client that leaves mid-stream is a CANCELLED RPC logged at info, never an INTERNAL error.
-
-Both wrappers: the sync one (rpc_wrapper, on a plain grpc.server) and the
-production server's (aio_wrapper).
-"""
+"""A client that leaves mid-stream is a CANCELLED RPC logged at info, never an INTERNAL error."""
 
 from __future__ import annotations
 
@@ -11,14 +7,11 @@ import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
-from concurrent import futures
 
 import grpc
 import pytest
 import structlog
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
-from okey_server.aio_wrapper import AioRpcWrapperInterceptor
-from okey_server.loop_server import LoopServer
 from okey_server.rpc_wrapper import RpcWrapperInterceptor
 
 pytestmark = pytest.mark.service
@@ -26,53 +19,6 @@ pytestmark = pytest.mark.service
 METHOD = "/test.Cancel/Chat"
 # Upper bounds for events that happen at once, not timing assertions.
 DEADLINE_S = 20.0
-
-
-class _Chat:
-    """A stream-stream handler: answers the first request, then reads on once the client is gone.
-
-    Reading on after the client has cancelled is what a reflection servicer
-    does when a client closes its stream early: the request iterator raises.
-    The handler tells the test when its first answer is out (`answered`), and
-    waits until the server has seen the cancellation before it reads again,
-    so the read fails that way every time, not just sometimes.
-    """
-
-    def __init__(self) -> None:
-        self.answered = threading.Event()
-
-    def __call__(
-        self, requests: Iterator[bytes], context: grpc.ServicerContext
-    ) -> Iterator[bytes]:
-        yield next(requests)
-        self.answered.set()  # resumed: grpc has sent the answer and wants the next one
-        deadline = time.monotonic() + DEADLINE_S
-        while context.is_active() and time.monotonic() < deadline:
-            time.sleep(0.005)
-        yield from requests
-
-
-@pytest.fixture
-def chat() -> Iterator[tuple[grpc.Channel, _Chat]]:
-    """A channel to a server with one method, test.Cancel/Chat, behind the production wrapper."""
-    handler = _Chat()
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=2),
-        interceptors=(RpcWrapperInterceptor(),),
-        options=(("grpc.so_reuseport", 0),),
-    )
-    server.add_generic_rpc_handlers(
-        (
-            grpc.method_handlers_generic_handler(
-                "test.Cancel", {"Chat": grpc.stream_stream_rpc_method_handler(handler)}
-            ),
-        )
-    )
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    with grpc.insecure_channel(f"127.0.0.1:{port}", options=(("grpc.so_reuseport", 0),)) as ch:
-        yield ch, handler
-    server.stop(None)
 
 
 @pytest.fixture
@@ -98,33 +44,6 @@ def _rpc_line(logs: list[dict[str, object]], method: str = METHOD) -> dict[str, 
     raise AssertionError(f"no rpc line for {method} in {logs}")
 
 
-def test_client_cancelling_while_the_handler_reads_its_stream_is_cancelled_not_internal(
-    chat: tuple[grpc.Channel, _Chat],
-    info_logs: list[dict[str, object]],
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    channel, handler = chat
-    client_done = threading.Event()
-
-    def requests() -> Iterator[bytes]:
-        yield b"hello"
-        client_done.wait(DEADLINE_S)  # keep the stream open until the client cancels
-
-    call = channel.stream_stream(METHOD)(requests(), metadata=(("x-request-id", "gone-1"),))
-    assert next(call) == b"hello"
-    assert handler.answered.wait(DEADLINE_S)
-    call.cancel()
-    client_done.set()
-    line = _rpc_line(info_logs)
-
-    assert line["code"] == "CANCELLED"
-    assert line["log_level"] == "info"
-    assert line["request_id"] == "gone-1"
-    assert [e for e in info_logs if e["log_level"] == "error"] == []
-    # grpc's own "Exception calling application" would mean it saw a handler bug.
-    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
-
-
 async def _chat_async(requests: AsyncIterator[bytes], _context: object) -> AsyncIterator[bytes]:
     """Answers the first request, then waits for more: a client that leaves cancels it here."""
     async for request in requests:
@@ -133,25 +52,25 @@ async def _chat_async(requests: AsyncIterator[bytes], _context: object) -> Async
 
 
 @pytest.fixture
-def aio_chat() -> Iterator[grpc.Channel]:
+def aio_chat(loop_thread) -> Iterator[grpc.Channel]:
     """A channel to a grpc.aio server with test.Cancel/Chat behind the production wrapper."""
 
-    def build() -> grpc.aio.Server:
+    async def build() -> tuple[grpc.aio.Server, int]:
         server = grpc.aio.server(
-            interceptors=(AioRpcWrapperInterceptor(),), options=(("grpc.so_reuseport", 0),)
+            interceptors=(RpcWrapperInterceptor(),), options=(("grpc.so_reuseport", 0),)
         )
         handler = grpc.stream_stream_rpc_method_handler(_chat_async)
         server.add_generic_rpc_handlers(
             (grpc.method_handlers_generic_handler("test.Cancel", {"Chat": handler}),)
         )
-        return server
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        return server, port
 
-    server = LoopServer(build)
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
+    server, port = loop_thread.run(build())
     with grpc.insecure_channel(f"127.0.0.1:{port}", options=(("grpc.so_reuseport", 0),)) as ch:
         yield ch
-    server.stop(None).wait(DEADLINE_S)
+    loop_thread.run(server.stop(None))
 
 
 def test_client_cancelling_an_asyncio_stream_is_logged_cancelled(

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
+import time
 
 import grpc
 import pytest
@@ -40,16 +42,81 @@ def test_server_prints_startup_line_and_drains_cleanly_on_signal(
     assert events[-2:] == ["draining", "stopped"]
 
 
+# Twenty different hands (no answer comes from a cache): WINNING's wild tile rotated.
+CALLS_IN_FLIGHT = 20
+GRACE_S = 5.0
+
+
+def _requests_in_flight() -> list[hand_pb2.CheckHandRequest]:
+    faces = [f"{color}{number}" for color in "RYBK" for number in range(1, 14)]
+    return [
+        hand_pb2.CheckHandRequest(hand_notation=WINNING, okey_notation=faces[index])
+        for index in range(CALLS_IN_FLIGHT)
+    ]
+
+
+def test_sigterm_lets_every_call_sent_before_it_finish_within_the_grace(
+    start_server_process,
+) -> None:
+    """Drain: calls a client sent before SIGTERM are answered, none CANCELLED.
+
+    The server is paused (SIGSTOP) while the client sends 20 calls, then gets
+    SIGTERM and resumes: every call is on its way before the signal, and the
+    server sees the signal and the calls at once, the case in which grpc's own
+    stop cancelled most of them.
+    """
+    server = start_server_process("--port", "0", "--grace", str(GRACE_S))
+    with grpc.insecure_channel(server.address, options=CHANNEL_OPTIONS) as channel:
+        stub = hand_pb2_grpc.HandServiceStub(channel)
+        stub.CheckHand(_requests_in_flight()[0])  # connected and warm
+        os.kill(server.process.pid, signal.SIGSTOP)
+        try:
+            calls = [stub.CheckHand.future(r, timeout=30) for r in _requests_in_flight()]
+            time.sleep(0.3)  # let the client put them all on the wire
+            os.kill(server.process.pid, signal.SIGTERM)
+        finally:
+            os.kill(server.process.pid, signal.SIGCONT)
+        codes = []
+        for call in calls:
+            try:
+                call.result()
+                codes.append("OK")
+            except grpc.RpcError as error:
+                codes.append(error.code().name)
+    assert codes == ["OK"] * CALLS_IN_FLIGHT
+    assert server.process.wait(timeout=GRACE_S + 25) == 0
+    lines = server.log_lines()
+    events = [line["event"] for line in lines]
+    assert "draining" in events
+    assert events[-1] == "stopped"
+    assert [line["code"] for line in lines if line["event"] == "rpc"] == ["OK"] * (
+        CALLS_IN_FLIGHT + 1
+    )
+
+
+def test_a_second_signal_stops_at_once(start_server_process) -> None:
+    """Draining, a second SIGTERM/SIGINT cuts the grace short; the exit is still clean."""
+    server = start_server_process("--port", "0", "--grace", "600")
+    with grpc.insecure_channel(server.address, options=CHANNEL_OPTIONS) as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        watch = health.Watch(health_pb2.HealthCheckRequest())  # open for as long as it watches
+        assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
+        server.process.send_signal(signal.SIGTERM)
+        assert next(watch).status == health_pb2.HealthCheckResponse.NOT_SERVING
+        assert server.stop(signal.SIGINT) == 0
+    events = [line["event"] for line in server.log_lines() if line["event"] != "rpc"]
+    assert events[-3:] == ["draining", "stopping now", "stopped"]
+
+
 def test_environment_configures_the_server_and_flags_win(start_server_process) -> None:
     env = {
         "OKEY_PORT": "1",
-        "OKEY_WORKERS": "3",
+        "OKEY_GRACE": "2",
         "OKEY_SIGNING_KEY": "k" * 40,
         "OKEY_LOG_LEVEL": "error",  # the startup line prints at any level
     }
     server = start_server_process("--port", "0", env=env)
     assert server.port > 1  # the flag beat OKEY_PORT=1 (a port no test may bind)
-    assert server.startup["workers"] == 3
     events = [line["event"] for line in server.log_lines()]
     assert "signing key generated" not in events
     assert server.stop() == 0
@@ -113,3 +180,22 @@ def test_second_process_on_a_taken_port_exits_1_with_an_error_line(start_server_
     errors = [json.loads(line) for line in second.stderr.splitlines() if line.startswith("{")]
     assert [e["event"] for e in errors if e["level"] == "error"] == ["cannot start"]
     assert first.stop() == 0
+
+
+@pytest.mark.parametrize("key", ["", "short key"], ids=["empty", "9-bytes"])
+def test_a_short_or_empty_signing_key_stops_the_server_at_start_with_exit_2(
+    start_server_process, key: str
+) -> None:
+    """The process refuses it before serving, naming the variable, never printing the key."""
+    command = start_server_process().command  # how to run okey-server here
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OKEY_")}
+    env["OKEY_SIGNING_KEY"] = key
+    result = subprocess.run(
+        [*command, "--port", "0"], capture_output=True, text=True, timeout=60, env=env,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "OKEY_SIGNING_KEY" in result.stderr.splitlines()[-1]
+    assert "serving" not in result.stderr
+    if key:
+        assert key not in result.stderr
