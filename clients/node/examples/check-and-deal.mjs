@@ -7,7 +7,7 @@
 
 import { parseArgs } from 'node:util';
 
-import { OkeyClient, OkeyError } from '../src/index.js';
+import { ErrorReason, OkeyClient, OkeyError } from '../src/index.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -24,21 +24,26 @@ const notation = (tile) => (tile.falseJoker ? 'F' : `${LETTERS[tile.color] ?? '?
 
 const client = new OkeyClient(args.server);
 try {
-  // 1. A hand in notation; the indicator R4 makes R5 the okey (wild).
-  const verdict = await client.checkHand({ tilesNotation: args.hand, indicatorNotation: args.indicator });
+  // 1. A hand in notation; the indicator R4 makes R5 the okey (wild). The
+  // hand is one of `handNotation` or `hand: {tiles: [...]}`, the wild one of
+  // `indicatorNotation`, `okeyNotation`, `indicator` or `okey`.
+  const verdict = await client.checkHand({ handNotation: args.hand, indicatorNotation: args.indicator });
   console.log(`CheckHand: ${verdict.winning ? 'winning' : 'not winning'} (${verdict.summary})`);
   if (verdict.arrangement) console.log(`  arrangement: ${verdict.arrangement.notation}`);
 
-  // 2. A malformed hand is an error naming the bad field, not a verdict.
+  // 2. A malformed hand is an error naming the bad field and a stable
+  // reason to switch on, not a verdict.
   try {
-    await client.checkHand({ tilesNotation: 'R1 R2 R14', indicatorNotation: args.indicator });
+    await client.checkHand({ handNotation: 'R1 R2 R14', indicatorNotation: args.indicator });
   } catch (err) {
     if (!(err instanceof OkeyError)) throw err;
     const fields = err.fieldViolations.map((v) => `${v.field}: ${v.description}`).join('; ');
-    console.log(`CheckHand of "R1 R2 R14": ${err.codeName} (${fields || err.details})`);
+    const what = err.reason === ErrorReason.ERROR_REASON_INVALID_TILES ? 'the hand' : 'the request';
+    console.log(`CheckHand of "R1 R2 R14": ${err.codeName} ${err.reason}, ${what} is wrong (${fields || err.details})`);
   }
 
-  // 3. Deal a seeded round, then check the first player's 15 tiles.
+  // 3. Deal a seeded round, then check the first player's 15 tiles: every
+  // tile of the answer is a Tile message, so the rack goes back as it came.
   if (client.hasService('DealService')) {
     const deal = await client.deal({ seed: args.seed, playerCount: 4 });
     const [indicator, okey] = [deal.indicator, deal.okey].map((t) => (t ? notation(t) : '?'));
@@ -46,8 +51,14 @@ try {
     for (const rack of deal.racks) console.log(`  seat ${rack.seat}: ${rack.notation}`);
     const first = deal.racks.find((rack) => rack.seat === deal.firstSeat);
     if (first) {
-      const answer = await client.checkHand({ tilesNotation: first.notation, indicator: deal.indicator });
-      const discards = (answer.winningDiscards ?? []).length;
+      // Only which discards win is wanted here, not how: omitArrangements
+      // keeps the answer small.
+      const answer = await client.checkHand({
+        hand: { tiles: first.tiles },
+        indicator: deal.indicator,
+        omitArrangements: true,
+      });
+      const discards = answer.winningDiscards.length;
       console.log(`  seat ${first.seat} (moves first): ${answer.winning ? `${discards} winning discard(s)` : 'no winning discard'}`);
     }
   } else {

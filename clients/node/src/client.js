@@ -94,7 +94,9 @@ export class OkeyClient {
   /**
    * HandService.CheckHand: is this 14-tile hand winning, or which discards
    * of a 15-tile hand win?
-   * @param {Record<string, unknown>} request e.g. {tilesNotation: "R1 R2 ...", indicatorNotation: "R4"}
+   * @param {Record<string, unknown>} request e.g. {handNotation: "R1 R2 ...", indicatorNotation: "R4"}
+   *   or {hand: {tiles: [{color: "COLOR_RED", number: 1}, ...]}, okey: {color: "COLOR_RED", number: 5}};
+   *   omitArrangements: true leaves the arrangements out of the answer
    */
   checkHand(request) {
     return this.call('HandService', 'CheckHand', request);

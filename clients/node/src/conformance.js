@@ -159,8 +159,9 @@ function show(v) {
 
 /**
  * Whether a reported violation path names the expected field: equal, or the
- * field followed by an index or a sub-field ("tiles" matches "tiles[3]" and
- * "tiles.number", not "tiles_notation").
+ * field followed by an index or a sub-field ("hand.tiles" matches
+ * "hand.tiles[3]" and "hand.tiles[3].number"; "hand" does not match
+ * "hand_notation").
  * @param {string} expected
  * @param {string} actual
  */

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import grpc from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
 
+import { ErrorReason } from './okey.js';
+
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const EXTRA_DIR = path.resolve(HERE, '..', 'proto-extra');
 const DETAILS_TRAILER = 'grpc-status-details-bin';
@@ -26,17 +28,22 @@ export const CODE_NAMES = Object.freeze(
   Object.fromEntries(Object.entries(grpc.status).map(([name, code]) => [code, name])),
 );
 
+// What `reason` says when the server gave none (e.g. UNAVAILABLE raised by
+// the channel itself): the zero value of okey.v1.ErrorReason, "not set".
+const NO_REASON = ErrorReason.ERROR_REASON_UNSPECIFIED;
+
 /**
  * @typedef {object} FieldViolation
- * @property {string} field path of the offending request field, e.g. "tiles[3]"
- * @property {string} description why it was refused
+ * @property {string} field proto path of the offending request field, e.g. "hand.tiles[3].number"
+ * @property {string} description why it was refused, in words (may change)
+ * @property {string} reason an okey.v1.ErrorReason value name, e.g. "ERROR_REASON_INVALID_TILES"
  */
 
 /**
  * @typedef {object} ErrorInfo
- * @property {string} reason UPPER_SNAKE_CASE cause
- * @property {string} domain
- * @property {Record<string, string>} metadata
+ * @property {string} reason an okey.v1.ErrorReason value name
+ * @property {string} domain "okey-rules"
+ * @property {Record<string, string>} metadata e.g. {field: "hand.tiles[3].number"}
  */
 
 /** A failed okey-rules call. */
@@ -64,6 +71,12 @@ export class OkeyError extends Error {
     this.fieldViolations = fieldViolations;
     /** google.rpc.ErrorInfo, when the server sent one. */
     this.errorInfo = errorInfo;
+    /**
+     * Why the request was refused, an okey.v1.ErrorReason value name to
+     * switch on (ErrorInfo.reason); ERROR_REASON_UNSPECIFIED when the status
+     * carries no ErrorInfo (a transport failure, a deadline).
+     */
+    this.reason = errorInfo?.reason || NO_REASON;
     /** Every detail of the google.rpc.Status, decoded where the type is known. */
     this.statusDetails = statusDetails;
     this.method = method;
@@ -107,7 +120,11 @@ export function toOkeyError(err, method = '') {
     for (const { typeUrl, value } of statusDetails) {
       if (typeUrl.endsWith('/google.rpc.BadRequest')) {
         fieldViolations = fieldViolations.concat(
-          value.fieldViolations.map((/** @type {any} */ v) => ({ field: v.field, description: v.description })),
+          value.fieldViolations.map((/** @type {any} */ v) => ({
+            field: v.field,
+            description: v.description,
+            reason: v.reason || NO_REASON,
+          })),
         );
       } else if (typeUrl.endsWith('/google.rpc.ErrorInfo')) {
         errorInfo = { reason: value.reason, domain: value.domain, metadata: value.metadata };

@@ -3,7 +3,7 @@
 
 import type { ChannelCredentials, ChannelOptions, Metadata } from '@grpc/grpc-js';
 
-import type { OkeyMethods } from './okey.js';
+import type { ErrorReason, OkeyMethods } from './okey.js';
 
 export * from './okey.js';
 
@@ -17,7 +17,10 @@ export type DeepPartial<T> = T extends (infer E)[]
     ? { [K in keyof T]?: DeepPartial<T[K]> }
     : T;
 
-/** A request: every field optional (absent = default). */
+/**
+ * A request: every field optional (absent = default). A oneof stays a union,
+ * so at most one of its members can be given.
+ */
 export type RequestOf<S extends keyof OkeyMethods, M extends keyof OkeyMethods[S]> =
   OkeyMethods[S][M] extends [infer Req, unknown] ? DeepPartial<Req> : JsonObject;
 
@@ -76,14 +79,20 @@ export declare class OkeyClient {
 }
 
 export interface FieldViolation {
-  /** Path of the offending request field, e.g. "tiles[3]". */
+  /** Proto path of the offending request field, e.g. "hand.tiles[3].number" or "hand_notation". */
   field: string;
+  /** Why, in plain words; may change between server versions. */
   description: string;
+  /** The same reason as the ErrorInfo's (ERROR_REASON_UNSPECIFIED when none was sent). */
+  reason: ErrorReason;
 }
 
 export interface ErrorInfo {
-  reason: string;
+  /** An okey.v1.ErrorReason value name, e.g. "ERROR_REASON_INVALID_TILES". */
+  reason: ErrorReason;
+  /** "okey-rules". */
   domain: string;
+  /** e.g. { field: "hand.tiles[3].number" } */
   metadata: { [key: string]: string };
 }
 
@@ -97,12 +106,22 @@ export declare class OkeyError extends Error {
   readonly details: string;
   readonly fieldViolations: FieldViolation[];
   readonly errorInfo: ErrorInfo | null;
+  /**
+   * Why the request was refused (ErrorInfo.reason), to switch on; the
+   * description may change, the reason does not. ERROR_REASON_UNSPECIFIED
+   * when the status carries no ErrorInfo (a transport failure, a deadline).
+   * A server newer than these protos may send a name not listed here.
+   */
+  readonly reason: ErrorReason;
   readonly statusDetails: { typeUrl: string; value: JsonObject }[];
   /** "/okey.v1.HandService/CheckHand" */
   readonly method: string;
 }
 
-/** Raised before any call when a request does not fit its message type. */
+/**
+ * Raised before any call when a request does not fit its message type: an
+ * unknown field, a wrong type, a field given twice, two members of a oneof.
+ */
 export declare class JsonShapeError extends TypeError {
   readonly path: string;
 }
@@ -112,5 +131,5 @@ export declare const PACKAGE: 'okey.v1';
 export declare const DEFAULT_PROTO_DIR: string;
 export declare const DEFAULT_VECTORS_DIR: string;
 
-/** Whether a violation path names the expected field ("tiles" matches "tiles[3]", "tiles.number"). */
+/** Whether a violation path names the expected field ("hand.tiles" matches "hand.tiles[3]", "hand.tiles[3].number"). */
 export declare function fieldMatches(expected: string, actual: string): boolean;

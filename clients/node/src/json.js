@@ -65,11 +65,26 @@ function fieldForKey(type, key) {
 }
 
 /**
- * Whether a field tracks presence (oneof member, proto3 `optional`, message):
- * such a field is emitted only when set.
+ * The oneof a field is a member of, unless that oneof is the synthetic one
+ * protobufjs makes for a proto3 `optional` field (a single member, so it
+ * cannot clash and is not part of the message's JSON contract).
+ * @param {protobuf.Field} field
+ * @returns {protobuf.OneOf | null}
+ */
+export function realOneof(field) {
+  const oneof = field.partOf;
+  if (!oneof || (field.options && field.options.proto3_optional)) return null;
+  return oneof;
+}
+
+/**
+ * Whether a field tracks presence (oneof member, proto3 `optional`, singular
+ * message): such a field is emitted only when set. Lists and maps never do,
+ * not even lists of messages: unset they are empty.
  * @param {protobuf.Field} field
  */
 function hasPresence(field) {
+  if (field.repeated || field.map) return false;
   return Boolean(field.partOf) || field.resolvedType instanceof protobuf.Type;
 }
 
@@ -86,10 +101,35 @@ export function fromJson(type, json, path = type.name) {
   }
   /** @type {Record<string, unknown>} */
   const out = {};
+  /** @type {Map<protobuf.Field, string>} the key each field was given under */
+  const given = new Map();
+  /** @type {Map<protobuf.OneOf, string>} the key that set each oneof */
+  const chosen = new Map();
   for (const [key, value] of Object.entries(json)) {
     const field = fieldForKey(type, key);
     if (!field) throw new JsonShapeError(path, `unknown field "${key}"`);
-    if (value === null) continue; // JSON null means "not set"
+    // JSON null means "not set"; undefined is JavaScript's way of saying the same.
+    if (value === null || value === undefined) continue;
+    // A field given under both its names, or two members of one oneof, is
+    // refused as every proto3 JSON parser refuses it, rather than letting
+    // the key that happens to come last win silently.
+    const twice = given.get(field);
+    if (twice !== undefined) {
+      throw new JsonShapeError(path, `field "${field.name}" is given twice, as "${twice}" and "${key}"`);
+    }
+    given.set(field, key);
+    const oneof = realOneof(field);
+    if (oneof) {
+      const other = chosen.get(oneof);
+      if (other !== undefined) {
+        const members = oneof.fieldsArray.map((f) => `"${jsonName(f)}"`).join(', ');
+        throw new JsonShapeError(
+          path,
+          `"${other}" and "${key}" are both members of oneof ${oneof.name}; give only one of ${members}`,
+        );
+      }
+      chosen.set(oneof, key);
+    }
     const where = `${path}.${key}`;
     if (field.map) {
       if (typeof value !== 'object' || Array.isArray(value)) {
@@ -174,7 +214,9 @@ function defaultJson(field) {
  * A decoded message (proto-loader's toObject with keepCase, enums and longs
  * as String, bytes as base64) -> proto3 JSON. With `emitDefaults`, fields
  * without presence appear with their default value, so `response.winning`
- * is `false` rather than missing; unset messages and optionals stay absent.
+ * is `false` rather than missing; unset messages, optionals and oneof
+ * members stay absent, and a oneof member that is set appears even at its
+ * default value (it is the oneof's choice).
  * @param {protobuf.Type} type
  * @param {Record<string, unknown>} obj
  * @param {{emitDefaults?: boolean}} [options]

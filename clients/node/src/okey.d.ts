@@ -2,6 +2,8 @@
 // Messages in proto3 JSON form: lowerCamelCase names, enums as names,
 // 64-bit integers and bytes as strings. Requests take a DeepPartial
 // (index.d.ts); responses have every field without presence (emitDefaults).
+// A oneof is a union in which at most one member is set. Each enum is
+// also a value (src/okey.js): its names as a frozen object.
 
 /** A winning split of 14 tiles. */
 export interface Arrangement {
@@ -18,7 +20,7 @@ export interface Arrangement {
  * A request to check a hand: the hand (as tiles or as notation), the wild
  * (the indicator or the okey, as a tile or as notation) and the rules.
  */
-export interface CheckHandRequest {
+export type CheckHandRequest = {
   /**
    * A named preset: "classic" (default), "okey.gg" or "101". Fields set in
    * `ruleset` override it.
@@ -26,24 +28,6 @@ export interface CheckHandRequest {
   preset: string;
   /** Rule options; unset fields come from the preset. */
   ruleset?: Ruleset;
-  /** The hand as tiles (copy indexes are ignored). */
-  hand?: TileList;
-  /**
-   * The hand in notation, tiles separated by spaces or commas, e.g.
-   * "R1 R2 R3 Y7 B7 K7 F ...". Case-insensitive.
-   */
-  handNotation?: string;
-  /** The face-up indicator; the okey is its colour with number + 1 (13 -> 1). */
-  indicator?: Tile;
-  /**
-   * The okey itself (the wild); the indicator is then its colour with
-   * number - 1 (1 -> 13).
-   */
-  okey?: Tile;
-  /** The indicator in notation, e.g. "R4". */
-  indicatorNotation?: string;
-  /** The okey in notation, e.g. "R5". */
-  okeyNotation?: string;
   /**
    * Leave the arrangements out of the answer: a 14-tile answer has no
    * `arrangement` and a 15-tile answer lists each winning discard without
@@ -52,6 +36,67 @@ export interface CheckHandRequest {
    */
   omitArrangements: boolean;
 }
+/**
+ * oneof hand_form (at most one of hand, handNotation):
+ * The hand: 14 tiles, or 15 to ask which discards leave a winning 14.
+ * Exactly one form is required.
+ */
+& (
+  | {
+      /** The hand as tiles (copy indexes are ignored). */
+      hand: TileList;
+      handNotation?: never;
+    }
+  | {
+      hand?: never;
+      /**
+       * The hand in notation, tiles separated by spaces or commas, e.g.
+       * "R1 R2 R3 Y7 B7 K7 F ...". Case-insensitive.
+       */
+      handNotation: string;
+    }
+  | { hand?: never; handNotation?: never; }
+)
+/**
+ * oneof wild (at most one of indicator, okey, indicatorNotation, okeyNotation):
+ * The wild. Exactly one of the four is required. Only one copy of the
+ * indicator's face can be in a hand: the other lies face up on the table
+ * (unless the ruleset lets the indicator be drawn last).
+ */
+& (
+  | {
+      /** The face-up indicator; the okey is its colour with number + 1 (13 -> 1). */
+      indicator: Tile;
+      okey?: never;
+      indicatorNotation?: never;
+      okeyNotation?: never;
+    }
+  | {
+      indicator?: never;
+      /**
+       * The okey itself (the wild); the indicator is then its colour with
+       * number - 1 (1 -> 13).
+       */
+      okey: Tile;
+      indicatorNotation?: never;
+      okeyNotation?: never;
+    }
+  | {
+      indicator?: never;
+      okey?: never;
+      /** The indicator in notation, e.g. "R4". */
+      indicatorNotation: string;
+      okeyNotation?: never;
+    }
+  | {
+      indicator?: never;
+      okey?: never;
+      indicatorNotation?: never;
+      /** The okey in notation, e.g. "R5". */
+      okeyNotation: string;
+    }
+  | { indicator?: never; okey?: never; indicatorNotation?: never; okeyNotation?: never; }
+);
 
 /** The verdict on a hand. */
 export interface CheckHandResponse {
@@ -89,9 +134,21 @@ export interface CheckHandResponse {
 
 /** The colour of a numbered tile. False jokers have no colour. */
 export type Color = 'COLOR_UNSPECIFIED' | 'COLOR_RED' | 'COLOR_YELLOW' | 'COLOR_BLUE' | 'COLOR_BLACK';
+export declare const Color: {
+  readonly COLOR_UNSPECIFIED: 'COLOR_UNSPECIFIED';
+  readonly COLOR_RED: 'COLOR_RED';
+  readonly COLOR_YELLOW: 'COLOR_YELLOW';
+  readonly COLOR_BLUE: 'COLOR_BLUE';
+  readonly COLOR_BLACK: 'COLOR_BLACK';
+};
 
 /** How the tiles reach the racks. */
 export type DealMethod = 'DEAL_METHOD_UNSPECIFIED' | 'DEAL_METHOD_INFORMAL' | 'DEAL_METHOD_FORMAL';
+export declare const DealMethod: {
+  readonly DEAL_METHOD_UNSPECIFIED: 'DEAL_METHOD_UNSPECIFIED';
+  readonly DEAL_METHOD_INFORMAL: 'DEAL_METHOD_INFORMAL';
+  readonly DEAL_METHOD_FORMAL: 'DEAL_METHOD_FORMAL';
+};
 
 /** A request to deal one round. */
 export interface DealRequest {
@@ -197,6 +254,18 @@ export interface DealResponse {
  * An illegal move or a losing hand is never an error: it is a normal answer.
  */
 export type ErrorReason = 'ERROR_REASON_UNSPECIFIED' | 'ERROR_REASON_MALFORMED_REQUEST' | 'ERROR_REASON_INVALID_TILES' | 'ERROR_REASON_INVALID_INDICATOR' | 'ERROR_REASON_INVALID_OKEY' | 'ERROR_REASON_INVALID_RULESET' | 'ERROR_REASON_INVALID_DEAL' | 'ERROR_REASON_INVALID_DICE' | 'ERROR_REASON_INVALID_SEED' | 'ERROR_REASON_INVALID_INPUT';
+export declare const ErrorReason: {
+  readonly ERROR_REASON_UNSPECIFIED: 'ERROR_REASON_UNSPECIFIED';
+  readonly ERROR_REASON_MALFORMED_REQUEST: 'ERROR_REASON_MALFORMED_REQUEST';
+  readonly ERROR_REASON_INVALID_TILES: 'ERROR_REASON_INVALID_TILES';
+  readonly ERROR_REASON_INVALID_INDICATOR: 'ERROR_REASON_INVALID_INDICATOR';
+  readonly ERROR_REASON_INVALID_OKEY: 'ERROR_REASON_INVALID_OKEY';
+  readonly ERROR_REASON_INVALID_RULESET: 'ERROR_REASON_INVALID_RULESET';
+  readonly ERROR_REASON_INVALID_DEAL: 'ERROR_REASON_INVALID_DEAL';
+  readonly ERROR_REASON_INVALID_DICE: 'ERROR_REASON_INVALID_DICE';
+  readonly ERROR_REASON_INVALID_SEED: 'ERROR_REASON_INVALID_SEED';
+  readonly ERROR_REASON_INVALID_INPUT: 'ERROR_REASON_INVALID_INPUT';
+};
 
 /** The procedure of a formal deal, step by step (docs/dealing.md). */
 export interface FormalDeal {
@@ -221,6 +290,11 @@ export interface FormalDeal {
 
 /** Which game the rules are for. */
 export type Game = 'GAME_UNSPECIFIED' | 'GAME_CLASSIC' | 'GAME_OKEY_101';
+export declare const Game: {
+  readonly GAME_UNSPECIFIED: 'GAME_UNSPECIFIED';
+  readonly GAME_CLASSIC: 'GAME_CLASSIC';
+  readonly GAME_OKEY_101: 'GAME_OKEY_101';
+};
 
 /**
  * The full state of a round as the server issued it. OPAQUE TO CLIENTS: a
@@ -287,9 +361,22 @@ export interface Meld {
 
 /** The kind of a group in an arrangement. */
 export type MeldKind = 'MELD_KIND_UNSPECIFIED' | 'MELD_KIND_SET' | 'MELD_KIND_RUN' | 'MELD_KIND_PAIR';
+export declare const MeldKind: {
+  readonly MELD_KIND_UNSPECIFIED: 'MELD_KIND_UNSPECIFIED';
+  readonly MELD_KIND_SET: 'MELD_KIND_SET';
+  readonly MELD_KIND_RUN: 'MELD_KIND_RUN';
+  readonly MELD_KIND_PAIR: 'MELD_KIND_PAIR';
+};
 
 /** Where a round stands: what the seat on turn must do next. */
 export type Phase = 'PHASE_UNSPECIFIED' | 'PHASE_FIRST_DISCARD' | 'PHASE_DRAW' | 'PHASE_DISCARD' | 'PHASE_ROUND_OVER';
+export declare const Phase: {
+  readonly PHASE_UNSPECIFIED: 'PHASE_UNSPECIFIED';
+  readonly PHASE_FIRST_DISCARD: 'PHASE_FIRST_DISCARD';
+  readonly PHASE_DRAW: 'PHASE_DRAW';
+  readonly PHASE_DISCARD: 'PHASE_DISCARD';
+  readonly PHASE_ROUND_OVER: 'PHASE_ROUND_OVER';
+};
 
 /** One tile of an arrangement, with what it plays as. */
 export interface PlacedTile {
@@ -454,6 +541,12 @@ export interface TileList {
 
 /** How a hand wins. */
 export type WinKind = 'WIN_KIND_UNSPECIFIED' | 'WIN_KIND_MELDS' | 'WIN_KIND_SEVEN_PAIRS' | 'WIN_KIND_KAFA';
+export declare const WinKind: {
+  readonly WIN_KIND_UNSPECIFIED: 'WIN_KIND_UNSPECIFIED';
+  readonly WIN_KIND_MELDS: 'WIN_KIND_MELDS';
+  readonly WIN_KIND_SEVEN_PAIRS: 'WIN_KIND_SEVEN_PAIRS';
+  readonly WIN_KIND_KAFA: 'WIN_KIND_KAFA';
+};
 
 /** A discard from a 15-tile hand that leaves a winning 14. */
 export interface WinningDiscard {

@@ -71,7 +71,7 @@ function dealInformal(seed, players, dealer, okey101, drawableLast) {
   return { indicator, racks, wall, first };
 }
 
-/** Seed 000's formal deal: 21 stacks of 5 and a spare, dice, takes 15/14/14/14. */
+/** The formal deal (docs/dealing.md): 21 stacks of 5 and a spare, dice, takes 15/14/14/14. */
 function dealFormal(seed, dealer, givenDice, drawableLast) {
   const s = stream(seed);
   const a = shuffle(s);

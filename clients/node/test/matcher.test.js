@@ -50,9 +50,10 @@ test('scalars compare exactly and unknown expected fields are reported', () => {
 });
 
 test('a violation path names a field when equal or followed by an index or a sub-field', () => {
-  assert.ok(fieldMatches('tiles', 'tiles'));
-  assert.ok(fieldMatches('tiles', 'tiles[3]'));
-  assert.ok(fieldMatches('tiles', 'tiles.number'));
-  assert.ok(!fieldMatches('tiles', 'tiles_notation'));
-  assert.ok(!fieldMatches('tiles[3]', 'tiles'));
+  assert.ok(fieldMatches('hand.tiles', 'hand.tiles'));
+  assert.ok(fieldMatches('hand.tiles', 'hand.tiles[3]'));
+  assert.ok(fieldMatches('hand.tiles', 'hand.tiles[3].number'));
+  assert.ok(fieldMatches('hand', 'hand.tiles[3]'));
+  assert.ok(!fieldMatches('hand', 'hand_notation'));
+  assert.ok(!fieldMatches('hand.tiles[3]', 'hand.tiles'));
 });
