@@ -20,7 +20,7 @@ from okey.v1 import hand_pb2, tile_pb2
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "tests" / "conformance"
 HAND_FILES = sorted(CONFORMANCE.glob("hand_*.json"))
-# Issue 4: at least 150 CheckHand cases covering RULES.md §3.
+# At least 150 CheckHand cases covering docs/rules.md §3-4.
 MIN_HAND_CASES = 150
 KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 # Proto field names (snake_case) a CheckHand violation may name, with an index suffix.
@@ -61,7 +61,7 @@ def test_file_header_names_checkhand(path: Path) -> None:
     assert data["method"] == "CheckHand"
     assert data["suite"].strip()
     # The source cites the rules page the cases come from.
-    assert "RULES.md" in data["source"] or "proto" in data["source"]
+    assert "docs/rules.md" in data["source"] or "proto" in data["source"]
     assert isinstance(data["cases"], list)
     assert data["cases"]
 
@@ -85,6 +85,15 @@ def test_case_is_well_formed(file: str, case: dict[str, Any]) -> None:
     assert isinstance(reason, str)
     assert reason.strip()
     assert "\n" not in reason
+    # The vectors stand alone: they cite the project's own docs and protos.
+    assert "docs/rules.md" in reason or ".proto" in reason, reason
+
+
+@pytest.mark.parametrize("path", HAND_FILES, ids=[p.name for p in HAND_FILES])
+def test_vectors_cite_no_internal_notes(path: Path) -> None:
+    """A vector is read by people without this project's planning notes."""
+    text = path.read_text(encoding="utf-8")
+    assert not re.search(r"RULES\.md|DESIGN\.md|seeds? 00[0-9]", text)
 
 
 @pytest.mark.parametrize(("file", "case"), CASES, ids=CASE_IDS)
@@ -118,7 +127,7 @@ def test_expected_kinds_follow_the_convention(file: str, case: dict[str, Any]) -
         return
     kinds = [hand_pb2.WinKind.Value(k) for k in response["kinds"]]
     assert kinds == sorted(set(kinds)), "kinds are distinct and in enum order"
-    # RULES.md §6: kind is the best-scoring way (kafa > seven pairs > melds), i.e. the last.
+    # docs/rules.md §4.4: kind is the best way (kafa > seven pairs > melds), i.e. the last.
     assert response["winning"] is bool(kinds)
     assert hand_pb2.WinKind.Value(response["kind"]) == kinds[-1]
 
