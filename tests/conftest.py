@@ -24,7 +24,7 @@ from okey_server.server import create_server
 ROOT = Path(__file__).resolve().parent.parent
 OKEY_SERVER = ROOT / ".venv" / "bin" / "okey-server"
 LOOPBACK = "127.0.0.1"
-# Single-process runs and tests must not share ports silently (DESIGN.md).
+# Single-process runs and tests must not share ports silently (grpc turns SO_REUSEPORT on).
 CHANNEL_OPTIONS = (("grpc.so_reuseport", 0),)
 TEST_SIGNING_KEY = b"okey-rules test signing key, not a secret"
 # An upper bound for a subprocess to come up or shut down, not a timing assertion.

@@ -111,7 +111,7 @@ def write(directory: Path, name: str, data: dict[str, Any]) -> Path:
 def vector_file(cases: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "suite": "s",
-        "source": "RULES.md §3",
+        "source": "docs/rules.md §3",
         "service": "okey.v1.HandService",
         "method": "CheckHand",
         "cases": cases,
@@ -121,7 +121,7 @@ def vector_file(cases: list[dict[str, Any]]) -> dict[str, Any]:
 def good_case(name: str) -> dict[str, Any]:
     return {
         "name": name,
-        "reason": "RULES.md §3",
+        "reason": "docs/rules.md §3",
         "request": {"handNotation": "R1", "okeyNotation": "R5"},
         "expect": {"error": {"code": "INVALID_ARGUMENT", "field": "tiles"}},
     }

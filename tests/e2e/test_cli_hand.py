@@ -1,4 +1,4 @@
-"""`okey hand check` through a subprocess against a real server (RULES.md §1-3, issue 2 point 7)."""
+"""`okey hand check` through a subprocess against a real server (docs/rules.md §1-4)."""
 
 from __future__ import annotations
 

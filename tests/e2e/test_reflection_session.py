@@ -23,7 +23,7 @@ SECTION = "## Calling it by hand (grpcurl)"
 ELISION = "..."
 # A bound for the script to finish, not a timing assertion.
 RUN_DEADLINE_S = 60
-# RULES.md §3: R1-R3, R9-R12 with the okey (R5, indicator R4) as R13, 1s, 7s.
+# docs/rules.md §3-4: R1-R3, R9-R12 with the okey (R5, indicator R4) as R13, 1s, 7s.
 FOUR_MELDS_WITH_WILD = {
     "handNotation": "R1 R2 R3 Y7 B7 K7 R9 R10 R11 R12 B1 Y1 K1 R5",
     "indicatorNotation": "R4",

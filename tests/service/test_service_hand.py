@@ -63,7 +63,7 @@ def test_arrangement_shows_what_the_wild_stands_for(channel: grpc.Channel) -> No
     )
     assert response.winning
     wilds = [p for m in response.arrangement.melds for p in m.tiles if p.wild]
-    # RULES.md §2: the okey (R5 under indicator R4) is the hand's only wild.
+    # docs/rules.md §2: the okey (R5 under indicator R4) is the hand's only wild.
     assert [notation_of(p.tile) for p in wilds] == ["R5"]
     placed = [notation_of(p.stands_for) for m in response.arrangement.melds for p in m.tiles]
     assert sorted(placed) != sorted(hand.split())  # the wild plays as another tile
@@ -146,7 +146,7 @@ def test_15_tiles_winning_means_at_least_one_winning_discard(
 
 
 def test_discarding_the_okey_from_a_ready_hand_is_the_double(channel: grpc.Channel) -> None:
-    # RULES.md §5: a ready 14 plus an okey may finish by discarding the okey.
+    # docs/rules.md §4.5: a ready 14 plus an okey may finish by discarding the okey.
     response = _stub(channel).CheckHand(
         hand_pb2.CheckHandRequest(
             hand_notation="R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1 Y4", okey_notation="Y4"
