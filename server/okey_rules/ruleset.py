@@ -43,8 +43,9 @@ class Ruleset:
 PRESETS: dict[str, Ruleset] = {
     # Seeds 000-002: the classic table.
     "classic": Ruleset(),
-    # Seed 003 (okey.gg rules): kafa is named there as a real-table rule.
-    "okey.gg": Ruleset(kafa=True),
+    # The okey.gg rules name kafa as a real-table rule but do not play it yet:
+    # such a hand is a normal finish there (docs/rules.md §4.3).
+    "okey.gg": Ruleset(kafa=False),
     # Seed 000, second half: Okey 101, no 13-1 wrap.
     "101": Ruleset(game=Game.OKEY_101, runs_13_to_1=False),
 }

@@ -1,4 +1,4 @@
-"""Rulesets as data: defaults, named presets, overrides (RULES.md §3, §7, DESIGN.md)."""
+"""Rulesets as data: defaults, named presets, overrides (docs/rules.md §5)."""
 
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ def test_defaults_are_the_classic_rules_of_rules_md():
     ("name", "differences"),
     [
         ("classic", {}),
-        ("okey.gg", {"kafa": True}),
+        ("okey.gg", {}),
         ("101", {"game": Game.OKEY_101, "runs_13_to_1": False}),
     ],
-    ids=["classic-is-the-defaults", "okey.gg-adds-kafa-seed-003", "101-has-no-13-1-wrap"],
+    ids=["classic-is-the-defaults", "okey.gg-plays-no-kafa-yet", "101-has-no-12-13-1-runs"],
 )
 def test_preset_is_the_defaults_with_its_differences(name, differences):
     assert PRESETS[name] == dataclasses.replace(Ruleset(), **differences)
@@ -80,3 +80,17 @@ def test_rulesets_are_frozen_and_hashable():
         rules.kafa = True  # type: ignore[misc]
     assert {PRESETS["classic"]: 1}[Ruleset()] == 1
 
+
+
+def test_okey_gg_preset_judges_a_kafa_hand_as_a_normal_finish_rules_4_3():
+    # docs/rules.md §4.3: the okey.gg rules say kafa is not played there yet
+    # and such a hand counts as a normal finish, so the preset has kafa off.
+    from okey_rules.hand import check_hand
+    from okey_rules.hand_types import WinKind
+    from okey_rules.tiles import parse_tile, parse_tiles
+
+    assert preset("okey.gg").kafa is False
+    kafa_hand = parse_tiles("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1")
+    verdict = check_hand(kafa_hand, parse_tile("K5"), preset("okey.gg"))
+    assert verdict.kind is WinKind.MELDS
+    assert verdict.kinds == (WinKind.MELDS,)
