@@ -23,7 +23,14 @@ from okey_rules.melds import (
 from okey_rules.packed import FIELD, LOW, ONE, needy_faces, singles
 from okey_rules.pairs import is_seven_pairs, kafa_colour
 from okey_rules.ruleset import Ruleset
-from okey_rules.tiles import FALSE_JOKER_FACE, TILE_OF_CODE, Tile, check_tile_multiset, format_tile
+from okey_rules.tiles import (
+    FALSE_JOKER_FACE,
+    TILE_OF_CODE,
+    Tile,
+    check_tile_multiset,
+    format_tile,
+    indicator_for,
+)
 
 HAND_SIZE = 14
 # From this many candidate discards on, one search over all 15 tiles beats
@@ -32,7 +39,9 @@ _UNIFIED_FROM = 8
 CLASSIC = Ruleset()
 
 
-def _validate(tiles: Sequence[Tile], okey: Tile, sizes: tuple[int, ...]) -> tuple[int, int]:
+def _validate(
+    tiles: Sequence[Tile], okey: Tile, sizes: tuple[int, ...], rules: Ruleset
+) -> tuple[int, int]:
     """(packed naturals, wild count) of a well-formed hand; raises on a malformed one."""
     count = len(tiles)
     if count not in sizes:
@@ -56,7 +65,28 @@ def _validate(tiles: Sequence[Tile], okey: Tile, sizes: tuple[int, ...]) -> tupl
     if jokers > 2 or physical & (physical >> 1) & LOW:
         check_tile_multiset(tiles)  # names the offending tile
         raise AssertionError("unreachable: the packed hand said a face repeats")
+    if physical >> _BOTH_INDICATORS_AT[okey_face] & 1 and not rules.indicator_drawable_last:
+        _refuse_both_indicators(okey)
     return _played(physical, jokers, okey_face)
+
+
+# Per okey face: the bit of the packed count that says the hand holds both
+# copies of the indicator's face (bit 1 of its field: a count of 2; 3 is
+# refused before). One copy of that face lies face up on the table
+# (docs/rules.md §2.4), so no hand can hold both, unless the indicator may
+# be drawn as the last wall tile.
+_BOTH_INDICATORS_AT = tuple(
+    FIELD * indicator_for(TILE_OF_CODE[face]).face + 1 for face in range(FALSE_JOKER_FACE)
+)
+
+
+def _refuse_both_indicators(okey: Tile) -> None:
+    shown = format_tile(indicator_for(okey))
+    raise InvalidInputError(
+        "tiles",
+        f"the hand holds both {shown} tiles, but one {shown} is the face-up indicator"
+        f" (okey {format_tile(okey)})",
+    )
 
 
 # ONE per face, and nothing for the false joker: `_played` adds those apart.
@@ -119,7 +149,7 @@ _MELDS_SUMMARY = _SUMMARY[_MELDS]
 
 def check_hand(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC) -> HandVerdict:
     """Is this 14-tile hand winning under `rules`, with `okey` wild? How, arranged how?"""
-    x, wilds = _validate(tiles, okey, (HAND_SIZE,))
+    x, wilds = _validate(tiles, okey, (HAND_SIZE,), rules)
     return _verdict(okey.face, x, wilds, rules)
 
 
@@ -130,7 +160,7 @@ def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC
     entry's arrangement is built when first read: the list of discards is the
     answer, and a caller that wants one arrangement need not pay for fifteen.
     """
-    full, wilds = _validate(tiles, okey, (HAND_SIZE + 1,))
+    full, wilds = _validate(tiles, okey, (HAND_SIZE + 1,), rules)
     okey_face = okey.face
     distinct = sorted({t.face for t in tiles})  # physical faces, 52 = false joker
     melds_win = _melds_discards(full, wilds, okey_face, distinct, rules.runs_13_to_1)

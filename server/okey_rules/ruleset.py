@@ -1,4 +1,4 @@
-"""Rule variants as data: the frozen `Ruleset` and its named presets (RULES.md)."""
+"""Rule variants as data: the frozen `Ruleset` and its named presets (docs/rules.md §5)."""
 
 from __future__ import annotations
 
@@ -14,39 +14,80 @@ class Game(enum.Enum):
     OKEY_101 = "101"
 
 
-@dataclass(frozen=True, slots=True)
+# Options whose default depends on the game: 12-13-1 is a run in classic
+# Okey, never in Okey 101 (docs/rules.md §3.2).
+GAME_DEFAULTS: dict[Game, dict[str, bool]] = {
+    Game.CLASSIC: {"runs_13_to_1": True},
+    Game.OKEY_101: {"runs_13_to_1": False},
+}
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Ruleset:
-    """Every option of RULES.md that the engine implements, with its default.
+    """Every rule option the engine implements, with its default (docs/rules.md §5).
 
     Maps 1:1 to the ``okey.v1.Ruleset`` message; a preset is just an instance.
+    An option left out (or given as None) takes its game's default, here and
+    nowhere else, so ``Ruleset(game=Game.OKEY_101)`` is the 101 preset and the
+    RPC layer resolves rulesets exactly as the library does.
     """
 
-    game: Game = Game.CLASSIC
-    # §3: two okeys may pair with each other in seven pairs (default yes).
-    wild_pairs: bool = True
-    # §3, seed 003: one colour 1..13 plus a second 1 wins the game at once.
-    kafa: bool = False
-    # §3 (seeds 000, 001, 003): 12-13-1 is a run in classic; §7: never in 101.
-    runs_13_to_1: bool = True
-    # §4, seed 000: the face-up indicator is never drawn unless this is on.
-    indicator_drawable_last: bool = False
+    game: Game
+    # §4.2: the two okeys may pair with each other in seven pairs.
+    wild_pairs: bool
+    # §4.3: one colour 1..13 plus a second 1 wins the game at once.
+    kafa: bool
+    # §3.2: 12-13-1 is a run (classic: yes; Okey 101: no).
+    runs_13_to_1: bool
+    # §2.4: the face-up indicator may be drawn as the last wall tile.
+    indicator_drawable_last: bool
+
+    def __init__(
+        self,
+        game: Game = Game.CLASSIC,
+        wild_pairs: bool = True,
+        kafa: bool = False,
+        runs_13_to_1: bool | None = None,
+        indicator_drawable_last: bool = False,
+    ) -> None:
+        defaults = GAME_DEFAULTS[game]
+        set_field = object.__setattr__  # the dataclass is frozen
+        set_field(self, "game", game)
+        set_field(self, "wild_pairs", wild_pairs)
+        set_field(self, "kafa", kafa)
+        set_field(
+            self, "runs_13_to_1", defaults["runs_13_to_1"] if runs_13_to_1 is None else runs_13_to_1
+        )
+        set_field(self, "indicator_drawable_last", indicator_drawable_last)
 
     def with_overrides(self, **overrides: Any) -> Ruleset:
-        """A copy with the given options replaced; unknown names are invalid input."""
+        """A copy with the given options replaced; unknown names are invalid input.
+
+        Changing the game also moves every game-dependent option that still
+        holds the old game's default to the new game's default, unless the
+        same call sets it: the classic preset asked for Okey 101 plays 101's
+        runs, as ``Ruleset(game=Game.OKEY_101)`` does.
+        """
         known = {f.name for f in fields(self)}
         for name in overrides:
             if name not in known:
                 raise InvalidInputError(f"ruleset.{name}", "unknown rule option")
+        game = overrides.get("game", self.game)
+        if game is not self.game:
+            for name, old_default in GAME_DEFAULTS[self.game].items():
+                if name not in overrides and getattr(self, name) == old_default:
+                    overrides[name] = None  # the new game's default
         return replace(self, **overrides)
 
 
 PRESETS: dict[str, Ruleset] = {
-    # Seeds 000-002: the classic table.
+    # The classic table.
     "classic": Ruleset(),
-    # Seed 003 (okey.gg rules): kafa is named there as a real-table rule.
-    "okey.gg": Ruleset(kafa=True),
-    # Seed 000, second half: Okey 101, no 13-1 wrap.
-    "101": Ruleset(game=Game.OKEY_101, runs_13_to_1=False),
+    # The okey.gg rules name kafa as a real-table rule but do not play it yet:
+    # such a hand is a normal finish there (docs/rules.md §4.3).
+    "okey.gg": Ruleset(kafa=False),
+    # Okey 101: no 12-13-1 runs (its game default).
+    "101": Ruleset(game=Game.OKEY_101),
 }
 
 

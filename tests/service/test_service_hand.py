@@ -166,8 +166,9 @@ WILD_PAIR_HAND = "R1 R1 Y2 Y2 B3 B3 K4 K4 R5 R5 Y6 Y6 K9 K9"
     [
         pytest.param(KAFA_HAND, "", None, "WIN_KIND_KAFA", False, id="kafa-off-by-default"),
         pytest.param(KAFA_HAND, "classic", None, "WIN_KIND_KAFA", False, id="kafa-off-in-classic"),
-        pytest.param(KAFA_HAND, "okey.gg", None, "WIN_KIND_KAFA", True, id="kafa-on-in-okey-gg"),
-        pytest.param(KAFA_HAND, "OKEY.GG", None, "WIN_KIND_KAFA", True, id="preset-name-any-case"),
+        pytest.param(KAFA_HAND, "okey.gg", None, "WIN_KIND_KAFA", False, id="kafa-off-in-okey-gg"),
+        pytest.param(KAFA_HAND, "OKEY.GG", ruleset_pb2.Ruleset(kafa=True), "WIN_KIND_KAFA", True,
+                     id="preset-name-any-case"),
         pytest.param(KAFA_HAND, "classic", ruleset_pb2.Ruleset(kafa=True), "WIN_KIND_KAFA", True,
                      id="ruleset-kafa-overrides-preset"),
         pytest.param(KAFA_HAND, "okey.gg", ruleset_pb2.Ruleset(kafa=False), "WIN_KIND_KAFA", False,

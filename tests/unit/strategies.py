@@ -1,8 +1,9 @@
 """Hypothesis strategies for tiles, okeys and hands (plain random and near-winning).
 
 Hands are drawn as *physical* tiles: never more than two of a face, never
-more than two false jokers, copies numbered 0 then 1, so every hand is one
-the engine must accept. Near-winning hands are built the way a rack comes
+more than two false jokers, never both copies of the indicator's face (one
+lies face up on the table, docs/rules.md §2.4), copies numbered 0 then 1, so
+every hand is one the engine must accept. Near-winning hands are built the way a rack comes
 together: melds (or pairs) in "play" faces, some slots taken by an okey, a
 slot that plays as the okey's face held by a false joker, then a few tiles
 swapped for random ones.
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 from hypothesis import strategies as st
-from okey_rules.tiles import FALSE_JOKER_FACE, NUMBERS, Tile
+from okey_rules.tiles import FALSE_JOKER_FACE, NUMBERS, Tile, indicator_for
 
 COLOURS = 4
 NUMBERED_FACES = 52
@@ -91,16 +92,31 @@ def _kafa_faces(draw: st.DrawFn) -> list[int]:
     return [colour * NUMBERS] + [colour * NUMBERS + i for i in range(NUMBERS)]
 
 
-def _fit(draw: st.DrawFn, faces: list[int]) -> list[int]:
-    """Replaces tiles beyond two of a face by random faces that still fit the set."""
+def indicator_face(okey_face: int) -> int:
+    return indicator_for(Tile.from_face(okey_face)).face
+
+
+def holds_one_indicator_at_most(hand: tuple[list[Tile], Tile]) -> bool:
+    tiles, okey = hand
+    shown = indicator_face(okey.face)
+    return sum(tile.face == shown for tile in tiles) <= 1
+
+
+def _fit(draw: st.DrawFn, faces: list[int], okey_face: int) -> list[int]:
+    """Replaces tiles beyond what the set leaves for a hand by random faces that still fit.
+
+    Two of a face at most, and one of the indicator's face.
+    """
+    room = [MAX_COPIES] * ALL_FACES
+    room[indicator_face(okey_face)] = 1
     total = Counter(faces)
     seen: Counter[int] = Counter()
     fitted = []
     for face in faces:
         kept = face
-        if seen[face] >= MAX_COPIES:
+        if seen[face] >= room[face]:
             total[face] -= 1
-            kept = draw(st.sampled_from([f for f in range(ALL_FACES) if total[f] < MAX_COPIES]))
+            kept = draw(st.sampled_from([f for f in range(ALL_FACES) if total[f] < room[f]]))
             total[kept] += 1
         seen[kept] += 1
         fitted.append(kept)
@@ -134,7 +150,7 @@ def built_hands(
     for _ in range(swaps):
         at = draw(st.integers(0, len(faces) - 1))
         faces[at] = draw(st.integers(0, ALL_FACES - 1))
-    faces = _fit(draw, faces)
+    faces = _fit(draw, faces, okey_face)
     order = draw(st.permutations(range(len(faces))))
     return physical([faces[i] for i in order]), Tile.from_face(okey_face)
 
@@ -144,5 +160,5 @@ def hands(size: int = 14) -> st.SearchStrategy[tuple[list[Tile], Tile]]:
     return st.one_of(
         built_hands(size, max_swaps=0),
         built_hands(size, max_swaps=2),
-        st.tuples(random_hands(size), okeys),
+        st.tuples(random_hands(size), okeys).filter(holds_one_indicator_at_most),
     )

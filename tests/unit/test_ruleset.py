@@ -1,4 +1,4 @@
-"""Rulesets as data: defaults, named presets, overrides (RULES.md §3, §7, DESIGN.md)."""
+"""Rulesets as data: defaults, named presets, overrides (docs/rules.md §5)."""
 
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ def test_defaults_are_the_classic_rules_of_rules_md():
     ("name", "differences"),
     [
         ("classic", {}),
-        ("okey.gg", {"kafa": True}),
+        ("okey.gg", {}),
         ("101", {"game": Game.OKEY_101, "runs_13_to_1": False}),
     ],
-    ids=["classic-is-the-defaults", "okey.gg-adds-kafa-seed-003", "101-has-no-13-1-wrap"],
+    ids=["classic-is-the-defaults", "okey.gg-plays-no-kafa-yet", "101-has-no-12-13-1-runs"],
 )
 def test_preset_is_the_defaults_with_its_differences(name, differences):
     assert PRESETS[name] == dataclasses.replace(Ruleset(), **differences)
@@ -80,3 +80,50 @@ def test_rulesets_are_frozen_and_hashable():
         rules.kafa = True  # type: ignore[misc]
     assert {PRESETS["classic"]: 1}[Ruleset()] == 1
 
+
+
+def test_okey_gg_preset_judges_a_kafa_hand_as_a_normal_finish_rules_4_3():
+    # docs/rules.md §4.3: the okey.gg rules say kafa is not played there yet
+    # and such a hand counts as a normal finish, so the preset has kafa off.
+    from okey_rules.hand import check_hand
+    from okey_rules.hand_types import WinKind
+    from okey_rules.tiles import parse_tile, parse_tiles
+
+    assert preset("okey.gg").kafa is False
+    kafa_hand = parse_tiles("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1")
+    verdict = check_hand(kafa_hand, parse_tile("K5"), preset("okey.gg"))
+    assert verdict.kind is WinKind.MELDS
+    assert verdict.kinds == (WinKind.MELDS,)
+
+
+def test_a_101_ruleset_built_in_the_library_has_no_12_13_1_runs_rules_3_2():
+    # docs/rules.md §3.2: 12-13-1 is never a run in Okey 101. The library and
+    # the RPC resolve a ruleset the same way: the game's defaults, once.
+    assert Ruleset(game=Game.OKEY_101).runs_13_to_1 is False
+    assert Ruleset(game=Game.OKEY_101) == preset("", Game.OKEY_101) == PRESETS["101"]
+    assert Ruleset().runs_13_to_1 is True
+    assert Ruleset(game=Game.CLASSIC) == preset("", Game.CLASSIC)
+
+
+@pytest.mark.parametrize("game", list(Game), ids=[g.value for g in Game])
+@pytest.mark.parametrize("runs", [True, False], ids=["runs-on", "runs-off"])
+def test_an_explicit_runs_13_to_1_always_wins_over_the_game_default(game, runs):
+    assert Ruleset(game=game, runs_13_to_1=runs).runs_13_to_1 is runs
+    assert Ruleset(game=game).with_overrides(runs_13_to_1=runs).runs_13_to_1 is runs
+    other = Game.CLASSIC if game is Game.OKEY_101 else Game.OKEY_101
+    assert Ruleset(game=game).with_overrides(game=other, runs_13_to_1=runs).runs_13_to_1 is runs
+
+
+def test_changing_the_game_moves_a_default_option_to_the_new_games_default():
+    # The classic preset asked for Okey 101 plays 101's runs (docs/rules.md §3.2),
+    # but an option a ruleset changed from its game's default stays changed.
+    assert preset("classic").with_overrides(game=Game.OKEY_101) == Ruleset(game=Game.OKEY_101)
+    assert preset("101").with_overrides(game=Game.CLASSIC) == Ruleset()
+    kept = Ruleset(game=Game.OKEY_101, runs_13_to_1=True).with_overrides(game=Game.CLASSIC)
+    assert kept.runs_13_to_1 is True
+
+
+def test_replace_and_equality_see_the_resolved_options():
+    rules = Ruleset(game=Game.OKEY_101)
+    assert dataclasses.replace(rules, kafa=True).runs_13_to_1 is False
+    assert hash(rules) == hash(Ruleset(game=Game.OKEY_101, runs_13_to_1=False))
