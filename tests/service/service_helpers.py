@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import grpc
+import structlog
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from okey.v1 import hand_pb2, tile_pb2
@@ -83,3 +87,15 @@ def decode_error(error: grpc.RpcError) -> Violation:
         reason=info.reason,
         domain=info.domain,
     )
+
+
+@contextlib.contextmanager
+def captured_info_logs() -> Iterator[list[dict[str, object]]]:
+    """Log entries at info level and above (the session's servers log at warning)."""
+    saved = structlog.get_config()
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.INFO))
+    try:
+        with structlog.testing.capture_logs([structlog.contextvars.merge_contextvars]) as logs:
+            yield logs
+    finally:
+        structlog.configure(**saved)

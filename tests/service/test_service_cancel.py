@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator, Iterator
 
 import grpc
 import pytest
-import structlog
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from okey_server.rpc_wrapper import RpcWrapperInterceptor
+from service_helpers import captured_info_logs
 
 pytestmark = pytest.mark.service
 
@@ -24,13 +24,8 @@ DEADLINE_S = 20.0
 @pytest.fixture
 def info_logs() -> Iterator[list[dict[str, object]]]:
     """Captured structlog entries at info level and above (the session may log at warning)."""
-    saved = structlog.get_config()
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.INFO))
-    try:
-        with structlog.testing.capture_logs([structlog.contextvars.merge_contextvars]) as logs:
-            yield logs
-    finally:
-        structlog.configure(**saved)
+    with captured_info_logs() as logs:
+        yield logs
 
 
 def _rpc_line(logs: list[dict[str, object]], method: str = METHOD) -> dict[str, object]:

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import time
 from collections.abc import AsyncIterator, Iterator
 
 import grpc
 import pytest
-import structlog
 from okey_rules.errors import InvalidInputError, NotationError
 from okey_server.rpc_wrapper import RpcWrapperInterceptor, wrap_handler
-from service_helpers import decode_error
+from service_helpers import captured_info_logs, decode_error
 
 pytestmark = pytest.mark.service
 
@@ -81,18 +78,6 @@ def probe(loop_thread) -> Iterator[grpc.Channel]:
     loop_thread.run(server.stop(None))
 
 
-@contextlib.contextmanager
-def _captured_logs() -> Iterator[list[dict[str, object]]]:
-    """Log entries at info level and above (the session's servers log at warning)."""
-    saved = structlog.get_config()
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.INFO))
-    try:
-        with structlog.testing.capture_logs([structlog.contextvars.merge_contextvars]) as logs:
-            yield logs
-    finally:
-        structlog.configure(**saved)
-
-
 def _rpc_codes(logs: list[dict[str, object]], method: str) -> list[object]:
     """The codes of the rpc lines, once there is one (written after the status is sent)."""
     deadline = time.monotonic() + 20
@@ -132,7 +117,7 @@ def test_invalid_input_error_becomes_invalid_argument_with_field_violation(
 
 
 def test_genuine_bug_is_internal_after_being_logged(probe: grpc.Channel) -> None:
-    with _captured_logs() as logs:
+    with captured_info_logs() as logs:
         error = _call(probe, "Bug")
         codes = _rpc_codes(logs, "Bug")
     assert error.code() is grpc.StatusCode.INTERNAL
@@ -151,7 +136,7 @@ def test_unwritten_handler_is_unimplemented_not_internal(probe: grpc.Channel) ->
 
 
 def test_handler_s_own_abort_keeps_its_status_and_is_logged_with_it(probe: grpc.Channel) -> None:
-    with _captured_logs() as logs:
+    with captured_info_logs() as logs:
         error = _call(probe, "OwnAbort")
         codes = _rpc_codes(logs, "OwnAbort")
     assert error.code() is grpc.StatusCode.FAILED_PRECONDITION
