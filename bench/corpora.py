@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from okey_rules.tiles import FALSE_JOKER_FACE, NUMBERS, TILE_COUNT, Tile, okey_for
+from okey_rules.tiles import FALSE_JOKER_FACE, NUMBERS, TILE_COUNT, Tile, indicator_for, okey_for
 
 Hand = tuple[list[Tile], Tile]  # (tiles, okey)
 
@@ -18,6 +18,14 @@ def _random_okey(rng: random.Random) -> Tile:
     return okey_for(Tile.from_face(rng.randrange(52)))
 
 
+def _possible(tiles: list[Tile] | None, okey: Tile) -> bool:
+    """A hand can hold one copy of the indicator's face at most: the other is face up."""
+    if tiles is None:
+        return False
+    shown = indicator_for(okey).face
+    return sum(tile.face == shown for tile in tiles) <= 1
+
+
 def random_hands(count: int, seed: int = 1, size: int = 14) -> list[Hand]:
     """`size` tiles drawn from a shuffled 106-tile set, with a random indicator."""
     rng = random.Random(seed)
@@ -25,7 +33,11 @@ def random_hands(count: int, seed: int = 1, size: int = 14) -> list[Hand]:
     hands = []
     for _ in range(count):
         rng.shuffle(codes)
-        hands.append(([Tile.from_code(c) for c in codes[:size]], _random_okey(rng)))
+        tiles = [Tile.from_code(c) for c in codes[:size]]
+        okey = _random_okey(rng)
+        while not _possible(tiles, okey):
+            okey = _random_okey(rng)
+        hands.append((tiles, okey))
     return hands
 
 
@@ -59,7 +71,7 @@ def winning_hands(count: int, seed: int = 2) -> list[Hand]:
         for _ in range(rng.choices((0, 1, 2), OKEY_WEIGHTS)[0]):
             faces[rng.randrange(len(faces))] = okey_face
         tiles = _physical(faces)
-        if tiles is not None:
+        if tiles is not None and _possible(tiles, okey):
             hands.append((tiles, okey))
     return hands
 
@@ -75,7 +87,7 @@ def near_winning_hands(count: int, seed: int = 3) -> list[Hand]:
         for _ in range(rng.choice((1, 2))):
             faces[rng.randrange(14)] = rng.randrange(53)
         physical = _physical(faces)
-        if physical is not None:
+        if physical is not None and _possible(physical, okey):
             hands.append((physical, okey))
     return hands
 
@@ -90,7 +102,7 @@ def fifteen_tile_hands(count: int, seed: int = 4) -> list[Hand]:
             break
         faces = [t.face for t in tiles] + [rng.randrange(53)]
         physical = _physical(faces)
-        if physical is not None:
+        if physical is not None and _possible(physical, okey):
             hands.append((physical, okey))
     return hands
 

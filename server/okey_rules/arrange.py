@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from functools import cache
 from operator import attrgetter, itemgetter
 
+from okey_rules.bounded_cache import BoundedCache
 from okey_rules.hand_types import Arrangement, Meld, MeldKind, Placed
 from okey_rules.meld_table import Template, joined
 from okey_rules.packed import LOW, ONE
@@ -94,11 +95,9 @@ def _joined_runs(runs: list[Template]) -> list[Template]:
             and not (current.start == 1 and run.end == 14)
         ):
             pair = (current.ident, run.ident)
-            current = _JOINED.get(pair)
+            current = _JOINED.entries.get(pair)
             if current is None:
-                if len(_JOINED) >= _MELD_LIMIT:
-                    _JOINED.clear()
-                current = _JOINED[pair] = joined(result[-1], run)
+                current = _JOINED.put(pair, joined(result[-1], run))
             result[-1] = current
         else:
             current = run
@@ -109,7 +108,8 @@ def _joined_runs(runs: list[Template]) -> list[Template]:
 # Joined runs, built once per pair of pieces (a join of a join is keyed by
 # the joined template): they then have idents of their own for `_built`.
 # Idents are never reused, so clearing this leaves `_built` correct.
-_JOINED: dict[tuple[int, int], Template] = {}
+MELD_LIMIT = 1 << 18
+_JOINED: BoundedCache[tuple[int, int], Template] = BoundedCache(MELD_LIMIT)
 _ORDER = attrgetter("order")
 
 
@@ -118,9 +118,7 @@ _ORDER = attrgetter("order")
 # The okey face and wilds are left out of the key when the meld has no wild
 # and no false joker, and a meld taking no face a second time besides is
 # keyed by its template alone.
-# Bounded by clearing, like the search's tables.
-_MELD_LIMIT = 1 << 18
-_built: dict[int, Meld] = {}
+_built: BoundedCache[int, Meld] = BoundedCache(MELD_LIMIT)
 _ANY_OKEY = 63 << 2  # in the okey-face bits of a key: no face is 63
 
 
@@ -144,7 +142,7 @@ def arrange_melds(okey_face: int, melds: Sequence[Template]) -> Arrangement:
             sets.append(template)
     if runs_bits != colours:
         runs = _joined_runs(runs)
-    built = _built
+    built = _built.entries
     keyed = []
     used = 0
     taken = 0
@@ -163,10 +161,7 @@ def arrange_melds(okey_face: int, melds: Sequence[Template]) -> Arrangement:
             key = ~template.ident
         meld = built.get(key)
         if meld is None:
-            meld = _build(template, okey_face, used, clash)
-            if len(built) >= _MELD_LIMIT:
-                built.clear()
-            built[key] = meld
+            meld = _built.put(key, _build(template, okey_face, used, clash))
         keyed.append((template.rank, meld))
         used += template.wilds
         taken |= natural
@@ -187,22 +182,20 @@ _second = itemgetter(1)
 # Built pairs, keyed (okey face, face, how the pair is made, wilds used before):
 # as with `_built`, a pair's tiles depend on nothing else.
 _PAIR_TWO_NATURALS, _PAIR_WITH_WILD, _PAIR_OF_WILDS = 0, 1, 2
-_built_pairs: dict[tuple[int, int, int, int], Meld] = {}
+_built_pairs: BoundedCache[tuple[int, int, int, int], Meld] = BoundedCache(MELD_LIMIT)
 
 
 def _pair(okey_face: int, face: int, made: int, used: int) -> Meld:
     key = (okey_face, face, made, used)
-    meld = _built_pairs.get(key)
+    meld = _built_pairs.entries.get(key)
     if meld is None:
         slots = ((face, made == _PAIR_OF_WILDS), (face, made != _PAIR_TWO_NATURALS))
         tiles = _take(okey_face, slots, used, 0)
-        if len(_built_pairs) >= _MELD_LIMIT:
-            _built_pairs.clear()
-        meld = _built_pairs[key] = tuple.__new__(Meld, (MeldKind.PAIR, tiles))
+        meld = _built_pairs.put(key, tuple.__new__(Meld, (MeldKind.PAIR, tiles)))
     return meld
 
 
-def arrange_pairs(okey_face: int, x: int, wilds: int) -> Arrangement:
+def arrange_pairs(okey_face: int, naturals: int, wilds: int) -> Arrangement:
     """Seven pairs: each face held twice, each single with a wild, and two wilds together.
 
     Each face sits in one pair only, so every natural is its face's copy 0
@@ -210,8 +203,8 @@ def arrange_pairs(okey_face: int, x: int, wilds: int) -> Arrangement:
     pairs come in face order, which is the canonical order (see `_finish`):
     no two pairs show the same face.
     """
-    doubles = x >> 1 & LOW
-    held = (x | doubles) & LOW
+    doubles = naturals >> 1 & LOW
+    held = (naturals | doubles) & LOW
     melds = []
     used = 0
     rest = held
@@ -235,9 +228,10 @@ def arrange_pairs(okey_face: int, x: int, wilds: int) -> Arrangement:
     return tuple.__new__(Arrangement, (tuple(melds),))
 
 
-def arrange_kafa(okey_face: int, x: int, colour: int) -> Arrangement:
+def arrange_kafa(okey_face: int, naturals: int, colour: int) -> Arrangement:
     """Kafa shown as the runs it is made of: 1-2-3 and 4..13-1."""
-    left = {face: (x >> (3 * face)) & 7 for face in range(colour * NUMBERS, colour * NUMBERS + 13)}
+    first = colour * NUMBERS
+    left = {face: (naturals >> (3 * face)) & 7 for face in range(first, first + NUMBERS)}
     melds = []
     used = 0
     taken = 0

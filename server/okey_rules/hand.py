@@ -1,4 +1,9 @@
-"""Hand checking for classic Okey (RULES.md §3): is a hand winning, how, and arranged how."""
+"""Hand checking for classic Okey (docs/rules.md §4): is a hand winning, how, and arranged how.
+
+The rules are stated once, readably, in `okey_rules.rulebook`; this module
+and the search behind it (`melds`, `meld_table`, `packed`, `pairs`) are their
+fast forms on packed counts, held to the rulebook by tests.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +26,8 @@ from okey_rules.melds import (
     wilds_can_serve,
 )
 from okey_rules.packed import FIELD, LOW, ONE, needy_faces, singles
-from okey_rules.pairs import is_seven_pairs, kafa_colour
+from okey_rules.pairs import kafa_colour, seven_pairs_packed
+from okey_rules.rulebook import BEST_KIND_ORDER
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import (
     FALSE_JOKER_FACE,
@@ -62,21 +68,23 @@ def _validate(
     # overflowed (8 copies or more) at least seven: too many "false jokers".
     numbered = (physical & LOW).bit_count() + 2 * (physical >> 1 & LOW).bit_count()
     jokers = count - numbered
-    if jokers > 2 or physical & (physical >> 1) & LOW:
-        check_tile_multiset(tiles)  # names the offending tile
-        raise AssertionError("unreachable: the packed hand said a face repeats")
-    if physical >> _BOTH_INDICATORS_AT[okey_face] & 1 and not rules.indicator_drawable_last:
-        _refuse_both_indicators(okey)
+    # One test for both refusals: a face held three times or more (bits 0
+    # and 1 of its field), or the indicator's face held twice (bit 1).
+    if jokers > 2 or physical & (physical >> 1 & LOW | _INDICATOR_TWICE[okey_face]):
+        check_tile_multiset(tiles)  # names the offending tile, if a face repeats
+        if jokers > 2 or physical & (physical >> 1) & LOW:
+            raise AssertionError("unreachable: the packed hand said a face repeats")
+        if not rules.indicator_drawable_last:
+            _refuse_both_indicators(okey)
     return _played(physical, jokers, okey_face)
 
 
-# Per okey face: the bit of the packed count that says the hand holds both
-# copies of the indicator's face (bit 1 of its field: a count of 2; 3 is
-# refused before). One copy of that face lies face up on the table
-# (docs/rules.md §2.4), so no hand can hold both, unless the indicator may
-# be drawn as the last wall tile.
-_BOTH_INDICATORS_AT = tuple(
-    FIELD * indicator_for(TILE_OF_CODE[face]).face + 1 for face in range(FALSE_JOKER_FACE)
+# Per okey face: bit 1 of the packed field of the indicator's face, set in a
+# hand that holds two of it. One copy of that face lies face up on the table
+# (docs/rules.md §2.4), so no hand can hold both, unless the indicator may be
+# drawn as the last wall tile.
+_INDICATOR_TWICE = tuple(
+    2 << FIELD * indicator_for(TILE_OF_CODE[face]).face for face in range(FALSE_JOKER_FACE)
 )
 
 
@@ -94,7 +102,7 @@ _ONE_OR_NOTHING = (*ONE, 0)
 
 
 def _played(physical: int, jokers: int, okey_face: int) -> tuple[int, int]:
-    """(packed naturals, wild count) from the numbered tiles and the false jokers (§2).
+    """(packed naturals, wild count) from the numbered tiles and the false jokers (§2.2, §2.3).
 
     Okey tiles are wild, so they leave the naturals; a false joker plays as
     the okey's face, so it joins them there.
@@ -110,30 +118,33 @@ def packed_hand(faces: list[int], okey_face: int) -> tuple[int, int]:
 
 
 def _verdict(
-    okey_face: int, x: int, wilds: int, rules: Ruleset, splits: bool = False
+    okey_face: int, naturals: int, wilds: int, rules: Ruleset, splits: bool = False
 ) -> HandVerdict:
     """Every way a 14-tile hand wins, the best-scoring one, and its arrangement.
 
     `splits`: the caller knows the hand splits into melds (no need to test first).
     """
-    wrap = rules.runs_13_to_1
-    split = find_melds(x, wilds, wrap) if splits or may_split(x, wilds, wrap) else None
-    pairs = is_seven_pairs(x, wilds, rules.wild_pairs)
-    kafa = kafa_colour(x) if rules.kafa else None
+    runs_13_to_1 = rules.runs_13_to_1
+    if splits or may_split(naturals, wilds, runs_13_to_1):
+        split = find_melds(naturals, wilds, runs_13_to_1)
+    else:
+        split = None
+    pairs = seven_pairs_packed(naturals, wilds, rules.wild_pairs)
+    kafa = kafa_colour(naturals) if rules.kafa else None
     if kafa is None and not pairs:
         if split is None:
             return _NOT_WINNING
         # The usual win, and the fast path: melds only.
         arrangement = arrange_melds(okey_face, split)
         return tuple.__new__(HandVerdict, (True, _MELDS, _MELDS_ONLY, arrangement, _MELDS_SUMMARY))
-    # Kinds best first (kafa, seven pairs, melds); the answer lists them in enum order.
-    found = ((_KAFA, kafa is not None), (_PAIRS, pairs), (_MELDS, split is not None))
-    kinds = [kind for kind, holds in found if holds]
+    # Kinds best first (docs/rules.md §4.4); the answer lists them in enum order.
+    holds = {_KAFA: kafa is not None, _PAIRS: pairs, _MELDS: split is not None}
+    kinds = [kind for kind in BEST_KIND_ORDER if holds[kind]]
     kind = kinds[0]
     if kafa is not None:
-        arrangement = arrange_kafa(okey_face, x, kafa)
+        arrangement = arrange_kafa(okey_face, naturals, kafa)
     else:
-        arrangement = arrange_pairs(okey_face, x, wilds)
+        arrangement = arrange_pairs(okey_face, naturals, wilds)
     # tuple.__new__ skips the named tuple's Python-level constructor.
     return tuple.__new__(
         HandVerdict, (True, kind, tuple(kinds[::-1]), arrangement, _SUMMARY[kind])
@@ -141,6 +152,7 @@ def _verdict(
 
 
 _KAFA, _PAIRS, _MELDS = WinKind.KAFA, WinKind.SEVEN_PAIRS, WinKind.MELDS
+_BEST_FIRST = {kind: rank for rank, kind in enumerate(BEST_KIND_ORDER)}
 _MELDS_ONLY = (_MELDS,)
 _NOT_WINNING = HandVerdict(False, None, (), None, "not winning")
 _SUMMARY = {kind: f"winning: {kind.value}" for kind in WinKind}
@@ -149,8 +161,8 @@ _MELDS_SUMMARY = _SUMMARY[_MELDS]
 
 def check_hand(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC) -> HandVerdict:
     """Is this 14-tile hand winning under `rules`, with `okey` wild? How, arranged how?"""
-    x, wilds = _validate(tiles, okey, (HAND_SIZE,), rules)
-    return _verdict(okey.face, x, wilds, rules)
+    naturals, wilds = _validate(tiles, okey, (HAND_SIZE,), rules)
+    return _verdict(okey.face, naturals, wilds, rules)
 
 
 def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC) -> DiscardVerdict:
@@ -174,24 +186,25 @@ def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC
             continue
         # What the discard leaves: (packed naturals, wilds).
         if face == okey_face:
-            x, left = full, wilds - 1
+            naturals, left = full, wilds - 1
         else:
-            x, left = full - ONE[okey_face if face == FALSE_JOKER_FACE else face], wilds
+            naturals, left = full - ONE[okey_face if face == FALSE_JOKER_FACE else face], wilds
         kinds = []
-        if rules.kafa and kafa_colour(x) is not None:
+        if rules.kafa and kafa_colour(naturals) is not None:
             kinds.append(WinKind.KAFA)
-        if pairs_possible and is_seven_pairs(x, left, rules.wild_pairs):
+        if pairs_possible and seven_pairs_packed(naturals, left, rules.wild_pairs):
             kinds.append(WinKind.SEVEN_PAIRS)
         if face in melds_win:
             kinds.append(WinKind.MELDS)
         if kinds:
+            best = kinds[0] if len(kinds) == 1 else min(kinds, key=_BEST_FIRST.__getitem__)
             # The discard as a canonical tile (copy 0): copies do not matter here.
             found.append(
                 WinningDiscard(
                     TILE_OF_CODE[face],
                     face == okey_face,
-                    kinds[0],
-                    _lazy(okey_face, x, left, rules, face in melds_win),
+                    best,
+                    _lazy(okey_face, naturals, left, rules, face in melds_win),
                 )
             )
     okey_wins = any(d.okey for d in found)
@@ -204,10 +217,10 @@ def winning_discards(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = CLASSIC
 
 
 def _melds_discards(
-    full: int, wilds: int, okey_face: int, distinct: list[int], wrap: bool
+    full: int, wilds: int, okey_face: int, distinct: list[int], runs_13_to_1: bool
 ) -> set[int]:
     """The physical faces whose discard leaves 14 tiles that split into sets and runs."""
-    if wilds and splits_fully(full, wilds - 1, wrap):
+    if wilds and splits_fully(full, wilds - 1, runs_13_to_1):
         # Discarding an okey wins, so every discard does: the spare okey
         # takes the discarded tile's place in its meld.
         return set(distinct)
@@ -217,11 +230,15 @@ def _melds_discards(
 
     # Tiles lonely or needy among all 15 stay so after any other discard
     # (see `may_split`), which rules out most discards without a search.
-    needy = needy_faces(full, wrap)
+    needy = needy_faces(full, runs_13_to_1)
     held = full | full >> 1  # all 15: a superset of what any 14 hold, as the test allows
-    if wilds_can_serve(needy, wilds, wrap, held, full):
+    if wilds_can_serve(needy, wilds, runs_13_to_1, held, full):
         # The test is monotone, so it passes after every discard too.
-        tries = [okey_face if f == FALSE_JOKER_FACE else f for f in distinct if f != okey_face]
+        tries = [
+            okey_face if face == FALSE_JOKER_FACE else face
+            for face in distinct
+            if face != okey_face
+        ]
     else:
         # Only discarding a needy face held once changes the flagged tiles.
         tries = []
@@ -229,20 +246,24 @@ def _melds_discards(
         while once:
             low = once & -once
             once ^= low
-            if wilds_can_serve(needy & ~low, wilds, wrap, held, full):
+            if wilds_can_serve(needy & ~low, wilds, runs_13_to_1, held, full):
                 tries.append((low.bit_length() - 1) // 3)
     if len(tries) > _UNIFIED_FROM:
         # Many discards to try: one search over all 15 answers them together.
-        mask = discard_faces(full, wilds, wrap)
+        mask = discard_faces(full, wilds, runs_13_to_1)
         return {physical(played) for played in tries if mask >> played & 1}
-    return {physical(p) for p in tries if splits_fully(full - ONE[p], wilds, wrap)}
+    return {
+        physical(played)
+        for played in tries
+        if splits_fully(full - ONE[played], wilds, runs_13_to_1)
+    }
 
 
 def _lazy(
-    okey_face: int, x: int, wilds: int, rules: Ruleset, splits: bool
+    okey_face: int, naturals: int, wilds: int, rules: Ruleset, splits: bool
 ) -> Callable[[], Arrangement]:
     def build() -> Arrangement:
-        verdict = _verdict(okey_face, x, wilds, rules, splits)
+        verdict = _verdict(okey_face, naturals, wilds, rules, splits)
         assert verdict.arrangement is not None
         return verdict.arrangement
 

@@ -1,4 +1,4 @@
-"""The answers of hand checking: verdicts, arrangements, melds (RULES.md §3)."""
+"""The answers of hand checking: verdicts, arrangements, melds (docs/rules.md §4)."""
 
 from __future__ import annotations
 

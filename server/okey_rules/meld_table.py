@@ -1,6 +1,9 @@
 """Precomputed meld tables: every set and short run, filed under its lowest natural face.
 
-RULES.md §3. Runs are listed only at lengths 3-5: any longer run splits into
+docs/rules.md §3; the rules themselves are stated in `okey_rules.rulebook`,
+and tests hold these tables to it (every template is a set or run there, and
+every set or run of 3-5 tiles there is a template here).
+Runs are listed only at lengths 3-5: any longer run splits into
 pieces of those lengths, so the search never needs more (the arrangement
 joins the pieces back). Each meld is listed once per way of leaving up to
 two of its tiles to wilds; the natural part is a packed count vector.
@@ -12,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, count
 
+from okey_rules.bounded_cache import BoundedCache
 from okey_rules.packed import ONE
 from okey_rules.tiles import NUMBERS
 
@@ -82,13 +86,13 @@ def _run_faces(colour: int, start: int, length: int) -> tuple[int, ...]:
     )
 
 
-def _shapes(wrap: bool) -> list[tuple[bool, tuple[int, ...], int, int]]:
+def _shapes(runs_13_to_1: bool) -> list[tuple[bool, tuple[int, ...], int, int]]:
     shapes: list[tuple[bool, tuple[int, ...], int, int]] = []
     for number in range(NUMBERS):
         for size in (3, 4):
             for colours in combinations(range(4), size):
                 shapes.append((True, tuple(c * NUMBERS + number for c in colours), 0, 0))
-    top = HIGH_ONE if wrap else NUMBERS
+    top = HIGH_ONE if runs_13_to_1 else NUMBERS
     for colour in range(4):
         for length in (3, 4, 5):
             for start in range(1, top - length + 2):
@@ -98,14 +102,14 @@ def _shapes(wrap: bool) -> list[tuple[bool, tuple[int, ...], int, int]]:
 
 
 @cache
-def tables(wrap: bool) -> tuple[tuple[tuple[Template, ...], ...], ...]:
-    """tables(wrap)[w][f]: templates with lowest natural face f using at most w wilds.
+def tables(runs_13_to_1: bool) -> tuple[tuple[tuple[Template, ...], ...], ...]:
+    """tables(runs_13_to_1)[w][f]: templates with lowest natural face f using at most w wilds.
 
     Fewest wilds first, then the order of `_shapes`; duplicates by effect
     (same naturals, wilds standing for the same faces) keep the first.
     """
     by_face: list[dict[tuple[int, int], Template]] = [{} for _ in range(52)]
-    for is_set, faces, start, end in _shapes(wrap):
+    for is_set, faces, start, end in _shapes(runs_13_to_1):
         slots = range(len(faces))
         for wilds in range(MAX_WILDS + 1):
             for wild_slots in combinations(slots, wilds):
@@ -145,30 +149,29 @@ def tables(wrap: bool) -> tuple[tuple[tuple[Template, ...], ...], ...]:
 
 
 @cache
-def neighbourhood(wrap: bool) -> tuple[int, ...]:
+def neighbourhood(runs_13_to_1: bool) -> tuple[int, ...]:
     """Per face f: presence bits (field bit 0) of every face a meld filed under f touches."""
     masks = [0] * 52
-    for face, filed in enumerate(tables(wrap)[MAX_WILDS]):
+    for face, filed in enumerate(tables(runs_13_to_1)[MAX_WILDS]):
         for template in filed:
             for slot_face in template.faces:
                 masks[face] |= ONE[slot_face]
     return tuple(masks)
 
 
-# Candidate lists per (wrap, wild budget, lowest face, presence around it):
+# Candidate lists per (runs_13_to_1, wild budget, lowest face, presence around it):
 # the templates whose naturals are all held, split into those with no wild
 # standing for a held tile ("useful") and the rest. Built on first use, in
-# one dict per (wrap, face * 3 + wilds), keyed by the presence bits of the
-# faces near the lowest one (`neighbourhood`); each dict bounded by clearing.
-_CANDIDATES_LIMIT = 1 << 12
-_Split = tuple[tuple[Template, ...], tuple[Template, ...]]
-candidate_cache: tuple[list[dict[int, _Split]], list[dict[int, _Split]]] = (
-    [{} for _ in range(52 * (MAX_WILDS + 1))],
-    [{} for _ in range(52 * (MAX_WILDS + 1))],
+# one cache per (runs_13_to_1, face * 3 + wilds), keyed by the presence bits
+# of the faces near the lowest one (`neighbourhood`).
+CANDIDATES_LIMIT = 1 << 12
+Candidates = tuple[tuple[Template, ...], tuple[Template, ...]]
+candidate_cache: tuple[list[BoundedCache[int, Candidates]], ...] = tuple(
+    [BoundedCache(CANDIDATES_LIMIT) for _ in range(52 * (MAX_WILDS + 1))] for _ in range(2)
 )
 
 
-def candidates(wrap: bool, wilds: int, face: int, held: int) -> _Split:
+def candidates(runs_13_to_1: bool, wilds: int, face: int, held: int) -> Candidates:
     """(useful, wild-for-held) templates under `face` that fit a hand whose held faces are `held`.
 
     `held` has bit 0 set in the field of each face held at least once (more
@@ -178,11 +181,11 @@ def candidates(wrap: bool, wilds: int, face: int, held: int) -> _Split:
     as many wilds leave the same remainder, so only the first of them is
     listed: the search would get the same answer from each.
     """
-    near = held & neighbourhood(wrap)[face]
-    cache = candidate_cache[wrap][face * 3 + wilds]
-    found = cache.get(near)
+    near = held & neighbourhood(runs_13_to_1)[face]
+    cache = candidate_cache[runs_13_to_1][face * 3 + wilds]
+    found = cache.entries.get(near)
     if found is None:
-        fitting = [t for t in tables(wrap)[wilds][face] if t.natural & near == t.natural]
+        fitting = [t for t in tables(runs_13_to_1)[wilds][face] if t.natural & near == t.natural]
         useful: dict[int, Template] = {}
         for t in fitting:
             if not t.wild_at & near:
@@ -191,7 +194,5 @@ def candidates(wrap: bool, wilds: int, face: int, held: int) -> _Split:
             tuple(useful.values()),
             tuple(t for t in fitting if t.wild_at & near),
         )
-        if len(cache) >= _CANDIDATES_LIMIT:
-            cache.clear()
-        cache[near] = found
+        cache.put(near, found)
     return found

@@ -1,4 +1,7 @@
-"""Sets and runs: can a hand's naturals and wilds split wholly into melds (RULES.md §3)?
+"""Sets and runs: can a hand's naturals and wilds split wholly into melds (docs/rules.md §4.1)?
+
+The rule is stated in `okey_rules.rulebook`; this is its fast form, held to
+the rulebook by tests.
 
 Search on the lowest tile: the lowest natural face still held must sit in
 some meld, and in that meld it is the lowest natural, so only the melds filed
@@ -10,8 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from okey_rules.bounded_cache import BoundedCache
 from okey_rules.meld_table import (
     WILDS_AT,
+    Candidates,
     Template,
     candidate_cache,
     candidates,
@@ -30,7 +35,7 @@ from okey_rules.packed import (
 )
 
 
-def may_split(x: int, wilds: int, wrap: bool) -> bool:
+def may_split(naturals: int, wilds: int, runs_13_to_1: bool) -> bool:
     """Cheap necessary test: can the tiles that need wilds get them?
 
     A needy tile (no wildless meld of held faces holds it, see
@@ -50,15 +55,15 @@ def may_split(x: int, wilds: int, wrap: bool) -> bool:
       or one number) or in two melds of one wild each, each a set or a run
       whose needy tiles lie within five positions.
     """
-    needy = needy_faces(x, wrap)
+    needy = needy_faces(naturals, runs_13_to_1)
     if not needy:
         return True
     if not wilds:
         return False  # the usual refusal, before the held faces are worked out
-    return wilds_can_serve(needy, wilds, wrap, x | x >> 1, x)
+    return wilds_can_serve(needy, wilds, runs_13_to_1, naturals | naturals >> 1, naturals)
 
 
-def wilds_can_serve(needy: int, wilds: int, wrap: bool, held: int, hand: int) -> bool:
+def wilds_can_serve(needy: int, wilds: int, runs_13_to_1: bool, held: int, hand: int) -> bool:
     """`may_split`'s test on given needy tiles (see there).
 
     `held` flags the held faces (bit 0 of each field; it may flag more), and
@@ -77,11 +82,11 @@ def wilds_can_serve(needy: int, wilds: int, wrap: bool, held: int, hand: int) ->
         # All needy tiles in one meld with one wild: one number, or one run;
         # and no lonely tile, which would need two wilds.
         return (
-            _one_of(numbers_of(needy)) or _one_wild_run(needy, held, wrap)
-        ) and not lonely_among(hand, needy, wrap)
+            _one_of(numbers_of(needy)) or _one_wild_run(needy, held, runs_13_to_1)
+        ) and not lonely_among(hand, needy, runs_13_to_1)
     if colours_in(needy) == 1:
         return True  # one run takes both wilds, lonely tiles or not
-    return not lonely_among(hand, needy, wrap) and _two_groups(needy, wrap, held)
+    return not lonely_among(hand, needy, runs_13_to_1) and _two_groups(needy, runs_13_to_1, held)
 
 
 def _one_of(bits: int) -> bool:
@@ -89,18 +94,18 @@ def _one_of(bits: int) -> bool:
     return not bits & (bits - 1)
 
 
-def _one_wild_run(tiles: int, held: int, wrap: bool) -> bool:
+def _one_wild_run(tiles: int, held: int, runs_13_to_1: bool) -> bool:
     """Could a run with one wild hold all the flagged tiles (see `one_wild_run_fits`)?"""
     for mask in COLOUR_MASK:
         if tiles & mask:
             # The first colour found must hold them all.
             if tiles & ~mask:
                 return False
-            return one_wild_run_fits(numbers_of(tiles), numbers_of(held & mask), wrap)
+            return one_wild_run_fits(numbers_of(tiles), numbers_of(held & mask), runs_13_to_1)
     return False
 
 
-def _two_groups(needy: int, wrap: bool, held: int) -> bool:
+def _two_groups(needy: int, runs_13_to_1: bool, held: int) -> bool:
     """Can two wilds serve these needy tiles (no lonely ones among them)?
 
     Either one meld holds them all (one colour or one number, any span: a
@@ -111,7 +116,7 @@ def _two_groups(needy: int, wrap: bool, held: int) -> bool:
     numbers = numbers_of(needy)
     if len(groups) == 1 or _one_of(numbers) or _one_of(numbers & (numbers - 1)):
         return True  # one meld, or two sets
-    if len(groups) == 2 and all(_one_wild_run(group, held, wrap) for group in groups):
+    if len(groups) == 2 and all(_one_wild_run(group, held, runs_13_to_1) for group in groups):
         return True  # two runs
     for group in groups:
         # A run of this colour and a set: the other colours' needy tiles
@@ -119,7 +124,7 @@ def _two_groups(needy: int, wrap: bool, held: int) -> bool:
         others = numbers_of(needy & ~group)
         if _one_of(others):
             in_run = group & ~(others * _EVERY_COLOUR)
-            if not in_run or _one_wild_run(in_run, held, wrap):
+            if not in_run or _one_wild_run(in_run, held, runs_13_to_1):
                 return True
     return False
 
@@ -128,33 +133,41 @@ def _two_groups(needy: int, wrap: bool, held: int) -> bool:
 _EVERY_COLOUR = 1 | 1 << 39 | 1 << 78 | 1 << 117
 
 
-# Transposition tables, per `wrap`, keyed ``x | wilds << WILDS_AT`` (a
-# "search key"): for a packed remainder, the melds of its first split in
+# Transposition tables, per `runs_13_to_1`, keyed ``naturals | wilds << WILDS_AT``
+# (a "search key"): for a packed remainder, the melds of its first split in
 # table order (None: no split), and which single discards make it split.
-# Remainders recur across hands, so these are shared; they are bounded by
-# clearing before a search. Taking a meld from a remainder is one
-# subtraction on the key: ``key - template.step``; and a key's lowest set bit
-# is its lowest natural tile.
-_CACHE_LIMIT = 1 << 20
+# Remainders recur across hands, so these are shared; they are bounded
+# before a search (`BoundedCache.make_room`), never during one. Taking a
+# meld from a remainder is one subtraction on the key: ``key - template.step``;
+# and a key's lowest set bit is its lowest natural tile.
+SEARCH_LIMIT = 1 << 20
 _UNKNOWN = object()
 _NATURALS = (1 << WILDS_AT) - 1
 Split = tuple[Template, ...]
-_choices: tuple[dict[int, Split | None], dict[int, Split | None]] = ({}, {})
-_skips: tuple[dict[int, int], dict[int, int]] = ({}, {})
-_Lowest = tuple[int, list[dict[int, tuple[tuple[Template, ...], tuple[Template, ...]]]], int]
+_choices: tuple[BoundedCache[int, Split | None], ...] = (
+    BoundedCache(SEARCH_LIMIT),
+    BoundedCache(SEARCH_LIMIT),
+)
+_skips: tuple[BoundedCache[int, int], ...] = (
+    BoundedCache(SEARCH_LIMIT),
+    BoundedCache(SEARCH_LIMIT),
+)
+_Lowest = tuple[int, list[dict[int, Candidates]], int]
 
 
-def _by_lowest_bit(wrap: bool) -> tuple[_Lowest | None, ...]:
+def _by_lowest_bit(runs_13_to_1: bool) -> tuple[_Lowest | None, ...]:
     """Per bit length of a key's lowest set bit: what the search needs of its lowest face.
 
     (presence bits near the face (`neighbourhood`), the face's candidate
     caches by wild count, the face); None where no natural is left (no bit,
     or only the wild count's).
     """
-    near = neighbourhood(wrap)
+    near = neighbourhood(runs_13_to_1)
     table: list[_Lowest | None] = [None] * (WILDS_AT + 3)
     for face in range(52):
-        entry = (near[face], candidate_cache[wrap][face * 3 : face * 3 + 3], face)
+        caches = candidate_cache[runs_13_to_1][face * 3 : face * 3 + 3]
+        by_wilds = [cache.entries for cache in caches]
+        entry = (near[face], by_wilds, face)
         table[FIELD * face + 1] = table[FIELD * face + 2] = entry  # count 1 or 2 (or 3)
     return tuple(table)
 
@@ -162,10 +175,10 @@ def _by_lowest_bit(wrap: bool) -> tuple[_Lowest | None, ...]:
 _LOWEST = (_by_lowest_bit(False), _by_lowest_bit(True))
 
 
-def _chooser(wrap: bool) -> Callable[[int], Split | None]:
-    """The search for one value of `wrap`, its tables bound as locals (this is the hot loop)."""
-    cache = _choices[wrap]
-    lowest = _LOWEST[wrap]
+def _chooser(runs_13_to_1: bool) -> Callable[[int], Split | None]:
+    """The search for one value of the option, its tables bound as locals (the hot loop)."""
+    cache = _choices[runs_13_to_1].entries  # cleared in place, so binding it once is safe
+    lowest = _LOWEST[runs_13_to_1]
     unknown = _UNKNOWN
 
     def choose(key: int) -> Split | None:
@@ -187,7 +200,7 @@ def _chooser(wrap: bool) -> Callable[[int], Split | None]:
         # (`candidates`, with its cache looked up inline.)
         found = by_wilds[key >> WILDS_AT].get(held & near)
         if found is None:
-            found = candidates(wrap, key >> WILDS_AT, face, held)
+            found = candidates(runs_13_to_1, key >> WILDS_AT, face, held)
         result = None
         for template in found[0]:
             rest = key - template.step
@@ -208,62 +221,57 @@ def _chooser(wrap: bool) -> Callable[[int], Split | None]:
 _CHOOSE = (_chooser(False), _chooser(True))
 
 
-def _bound(table: dict[int, Split | None] | dict[int, int]) -> None:
-    """Clears a full table; done before a search, never during one."""
-    if len(table) >= _CACHE_LIMIT:
-        table.clear()
-
-
-def _split_of(key: int, wrap: bool) -> Split | None:
+def _split_of(key: int, runs_13_to_1: bool) -> Split | None:
     """The melds of search key `key`'s first split, or None: from the table, else searched."""
-    found = _choices[wrap].get(key, _UNKNOWN)
+    table = _choices[runs_13_to_1]
+    found = table.entries.get(key, _UNKNOWN)
     if found is _UNKNOWN:
-        _bound(_choices[wrap])
-        return _CHOOSE[wrap](key)
+        table.make_room()
+        return _CHOOSE[runs_13_to_1](key)
     return found  # type: ignore[return-value]
 
 
-def splits_fully(x: int, wilds: int, wrap: bool) -> bool:
+def splits_fully(naturals: int, wilds: int, runs_13_to_1: bool) -> bool:
     """True when the naturals (packed) and `wilds` wilds split wholly into melds."""
-    return _split_of(x | wilds << WILDS_AT, wrap) is not None
+    return _split_of(naturals | wilds << WILDS_AT, runs_13_to_1) is not None
 
 
-def find_melds(x: int, wilds: int, wrap: bool) -> Split | None:
+def find_melds(naturals: int, wilds: int, runs_13_to_1: bool) -> Split | None:
     """The melds of the first winning split (lowest tile first, table order), or None."""
-    return _split_of(x | wilds << WILDS_AT, wrap)
+    return _split_of(naturals | wilds << WILDS_AT, runs_13_to_1)
 
 
-def one_colour(x: int) -> int | None:
+def one_colour(naturals: int) -> int | None:
     """The only colour holding naturals, or None when there are several (or none)."""
-    held = [c for c, mask in enumerate(COLOUR_MASK) if x & mask]
+    held = [colour for colour, mask in enumerate(COLOUR_MASK) if naturals & mask]
     return held[0] if len(held) == 1 else None
 
 
-def discard_faces(x: int, wilds: int, wrap: bool) -> int:
+def discard_faces(naturals: int, wilds: int, runs_13_to_1: bool) -> int:
     """Bitmask of the natural faces f whose discard leaves a meld split of the rest.
 
     One search over the whole 15 instead of one per discard: at each state the
     lowest tile either is the discard (then the rest must split) or sits in a
     meld filed under it.
     """
-    if not x:
+    if not naturals:
         return 0
-    key = x | wilds << WILDS_AT
-    cache = _skips[wrap]
-    known = cache.get(key)
+    key = naturals | wilds << WILDS_AT
+    cache = _skips[runs_13_to_1]
+    known = cache.entries.get(key)
     if known is None:
-        _bound(cache)
-        _bound(_choices[wrap])  # the discard search fills it too
-        known = _SKIPPER[wrap](key)
+        cache.make_room()
+        _choices[runs_13_to_1].make_room()  # the discard search fills it too
+        known = _SKIPPER[runs_13_to_1](key)
     return known
 
 
-def _skipper(wrap: bool) -> Callable[[int], int]:
-    """`discard_faces` for one value of `wrap`, on search keys, its tables bound as locals."""
-    cache = _skips[wrap]
-    choices = _choices[wrap]
-    choose = _CHOOSE[wrap]
-    lowest = _LOWEST[wrap]
+def _skipper(runs_13_to_1: bool) -> Callable[[int], int]:
+    """`discard_faces` for one value of the option, on search keys, tables bound as locals."""
+    cache = _skips[runs_13_to_1].entries  # cleared in place, so binding it once is safe
+    choices = _choices[runs_13_to_1].entries
+    choose = _CHOOSE[runs_13_to_1]
+    lowest = _LOWEST[runs_13_to_1]
     unknown = _UNKNOWN
 
     def skips(key: int) -> int:
@@ -278,7 +286,7 @@ def _skipper(wrap: bool) -> Callable[[int], int]:
         result = 1 << face if split is not None else 0
         held = (key | key >> 1) & LOW
         found = by_wilds[wilds].get(held & near)
-        useful, wild_for_held = found or candidates(wrap, wilds, face, held)
+        useful, wild_for_held = found or candidates(runs_13_to_1, wilds, face, held)
         for template in useful:
             child = key - template.step
             if child & _NATURALS:  # naturals left, so a discard among them
@@ -292,7 +300,7 @@ def _skipper(wrap: bool) -> Callable[[int], int]:
             if not wild_held & (wild_held - 1):
                 only = (wild_held.bit_length() - 1) // 3
                 if not result >> only & 1 and (
-                    _split_of(key - template.step - ONE[only], wrap) is not None
+                    _split_of(key - template.step - ONE[only], runs_13_to_1) is not None
                 ):
                     result |= 1 << only
         cache[key] = result

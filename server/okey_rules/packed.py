@@ -2,8 +2,9 @@
 
 Field ``f`` (bits ``3f .. 3f+2``) holds how many naturals play as face ``f``
 (0-2; a false joker plays as the okey's face), so bit 2 of every field stays
-clear in a valid hand; bit 0 of a field read as ``(x | x >> 1) & LOW`` says
-whether the face is held at all.
+clear in a valid hand; bit 0 of a field read as ``(counts | counts >> 1) & LOW`` says
+whether the face is held at all. Engine code calls such an int
+`naturals` when it holds a hand's naturals (wilds counted apart).
 """
 
 from __future__ import annotations
@@ -33,57 +34,60 @@ AT0 = _index_mask({0})
 _AT_1_12_13 = 1 | 1 << 33 | 1 << 36
 
 
-def singles(x: int) -> int:
+def singles(naturals: int) -> int:
     """How many faces are held exactly once."""
-    return (x & ~(x >> 1) & LOW).bit_count()
+    return (naturals & ~(naturals >> 1) & LOW).bit_count()
 
 
-def needy_faces(x: int, wrap: bool) -> int:
+def needy_faces(naturals: int, runs_13_to_1: bool) -> int:
     """The held faces that no set or run of three held faces holds (flags at bit 0).
 
     By presence only, so this is a necessary test: in any split a needy face
     sits in a meld with a wild.
     """
-    p = (x | x >> 1) & LOW
+    held = (naturals | naturals >> 1) & LOW
     # Runs of three held faces, flagged at their first face (a run cannot
     # start at 12 or 13), then at all three.
-    starts = p & p >> 3 & p >> 6 & DOWN2
+    starts = held & held >> 3 & held >> 6 & DOWN2
     runs = starts | starts << 3 | starts << 6
-    if wrap:
+    if runs_13_to_1:
         # 12-13-1 is a run of each of its tiles when all three are held:
         # flagged at the 1 (field 0 of a colour), then copied to the 12 and 13.
-        triple = p & p >> 33 & p >> 36 & AT0
+        triple = held & held >> 33 & held >> 36 & AT0
         runs |= triple * _AT_1_12_13
     # The same number in the other colours: the colour blocks rotated (the
     # presence written twice over, so each rotation is one shift). What the
-    # shifts leave above the 52 fields is cleared by the final `p &`.
-    twice = p | p << 156
-    r1 = twice >> 39
-    r2 = twice >> 78
-    r3 = twice >> 117
-    return p & ~(runs | (r1 & (r2 | r3)) | (r2 & r3))
+    # shifts leave above the 52 fields is cleared by the final `held &`.
+    twice = held | held << 156
+    # The other colours' presence, lined up with each colour: one, two and
+    # three colours on. A face held in two of them has a wildless set.
+    next_colour = twice >> 39
+    second_colour = twice >> 78
+    third_colour = twice >> 117
+    sets = (next_colour & (second_colour | third_colour)) | (second_colour & third_colour)
+    return held & ~(runs | sets)
 
 
-def lonely_among(x: int, needy: int, wrap: bool) -> int:
-    """The flagged `needy` faces of hand `x` that have no partner in it.
+def lonely_among(naturals: int, needy: int, runs_13_to_1: bool) -> int:
+    """The flagged `needy` faces of the hand `naturals` that have no partner in it.
 
     Only needy faces can be lonely, and the tests that ask have few of them,
     so each is looked at on its own.
     """
-    partners = _PARTNERS[wrap]
+    partners = _PARTNERS[runs_13_to_1]
     lonely = 0
     rest = needy
     while rest:
         low = rest & -rest
         rest ^= low
-        if not x & partners[low.bit_length()]:
+        if not naturals & partners[low.bit_length()]:
             lonely |= low
     return lonely
 
 
-def _are_partners(face: int, other: int, wrap: bool) -> bool:
+def _are_partners(face: int, other: int, runs_13_to_1: bool) -> bool:
     """Partners: the same number in another colour, or the same colour within
-    two numbers (12-13-1 counted with `wrap`, so a 1 neighbours 12 and 13)."""
+    two numbers (12-13-1 counted with `runs_13_to_1`, so a 1 neighbours 12 and 13)."""
     colour, number = divmod(face, NUMBERS)
     other_colour, other_number = divmod(other, NUMBERS)
     if colour != other_colour:
@@ -91,17 +95,19 @@ def _are_partners(face: int, other: int, wrap: bool) -> bool:
     gap = abs(number - other_number)
     if 0 < gap <= 2:
         return True
-    return wrap and 0 in (number, other_number) and NUMBERS - gap <= 2
+    return runs_13_to_1 and 0 in (number, other_number) and NUMBERS - gap <= 2
 
 
-def _partner_table(wrap: bool) -> tuple[int, ...]:
+def _partner_table(runs_13_to_1: bool) -> tuple[int, ...]:
     """Per face, indexed by the bit length of its field's bit 0: every count
-    bit (the whole field) of each of its partners, so ``x & entry`` is nonzero
-    exactly when hand `x` holds one."""
+    bit (the whole field) of each of its partners, so ``naturals & entry`` is
+    nonzero exactly when the hand holds one."""
     table = [0] * (FIELD * FACES52 + 1)
     for face in range(FACES52):
         table[FIELD * face + 1] = sum(
-            7 << (FIELD * other) for other in range(FACES52) if _are_partners(face, other, wrap)
+            7 << (FIELD * other)
+            for other in range(FACES52)
+            if _are_partners(face, other, runs_13_to_1)
         )
     return tuple(table)
 
@@ -130,19 +136,19 @@ def _ones_in(numbers: int, low: int, high: int) -> int:
     return (numbers >> (3 * low) & ((1 << (3 * (high - low + 1))) - 1)).bit_count()
 
 
-def one_wild_run_fits(needy: int, present: int, wrap: bool) -> bool:
+def one_wild_run_fits(needy: int, present: int, runs_13_to_1: bool) -> bool:
     """Could one run with a single wild hold every flagged number (folded, one colour)?
 
     The run covers the flagged numbers' span, at most five positions (a tile
     three places from the wild has a wildless run of its own), and every
     position in it but one (the wild's) must be held: `present` holds the
-    colour's held numbers, folded. With `wrap`, a flagged 1 may be the high 1.
+    colour's held numbers, folded. With `runs_13_to_1`, a flagged 1 may be the high 1.
     """
     low = ((needy & -needy).bit_length() - 1) // 3
     high = (needy.bit_length() - 1) // 3
     if high - low < 5 and (high - low + 1) - _ones_in(present, low, high) <= 1:
         return True
-    if wrap and low == 0:
+    if runs_13_to_1 and low == 0:
         rest = needy & ~1  # the 1 read as the high 1: positions from the next number to 14
         start = ((rest & -rest).bit_length() - 1) // 3 if rest else 13
         held = _ones_in(present, start, 12) + (present & 1) if start <= 12 else present & 1

@@ -1,6 +1,6 @@
 """Tiles, their notation and integer codes, and the okey of an indicator.
 
-RULES.md §1-2. Inside the algorithms a tile is an int:
+docs/rules.md §1-§2. Inside the algorithms a tile is an int:
 
 * a *face* is ``colour * 13 + (number - 1)`` for a numbered tile (0..51, colour
   order R, Y, B, K) and ``52`` for a false joker;

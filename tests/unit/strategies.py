@@ -58,10 +58,10 @@ def _meld(draw: st.DrawFn, size: int) -> list[int]:
         colours = draw(st.permutations(range(COLOURS)))[:size]
         return [c * NUMBERS + number for c in colours]
     colour = draw(st.integers(0, COLOURS - 1))
-    # Runs may wrap 12-13-1 in the construction; rulesets without the wrap
-    # must then reject them, which is worth testing too.
-    wrap = draw(st.booleans())
-    top = 14 if wrap else 13
+    # Runs may end with a high 1 (12-13-1) in the construction; rulesets with
+    # runs_13_to_1 off must then reject them, which is worth testing too.
+    high_one = draw(st.booleans())
+    top = 14 if high_one else 13
     start = draw(st.integers(1, top - size + 1))
     return _run_faces(colour, start, size)
 
@@ -131,7 +131,7 @@ def built_hands(
 
     `size` 15 adds one random tile; `max_swaps` tiles (0..max) are replaced by
     random faces, so with 0 a 14-tile hand usually wins (unless a fitted tile,
-    or a 12-13-1 run under a no-wrap ruleset, breaks it).
+    or a 12-13-1 run where runs_13_to_1 is off, breaks it).
     """
     okey_face = draw(st.integers(0, NUMBERED_FACES - 1))
     shape = draw(st.sampled_from(["melds", "melds", "melds", "pairs", "kafa"]))

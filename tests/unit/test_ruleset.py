@@ -127,3 +127,21 @@ def test_replace_and_equality_see_the_resolved_options():
     rules = Ruleset(game=Game.OKEY_101)
     assert dataclasses.replace(rules, kafa=True).runs_13_to_1 is False
     assert hash(rules) == hash(Ruleset(game=Game.OKEY_101, runs_13_to_1=False))
+
+
+@pytest.mark.parametrize("preset_name", ["", "classic", "okey.gg", "101"])
+@pytest.mark.parametrize("game", [None, *Game], ids=["no-game", *(g.value for g in Game)])
+def test_the_rpc_resolves_a_ruleset_as_the_library_does(preset_name, game):
+    # docs/rules.md §5: a preset, then the game's defaults where the game changes.
+    from okey.v1 import ruleset_pb2
+    from okey_server.convert_ruleset import GAME_TO_PROTO, ruleset_from_proto
+
+    message = ruleset_pb2.Ruleset()
+    if game is not None:
+        message.game = GAME_TO_PROTO[game]
+    library = preset(preset_name, game)
+    if game is not None:
+        library = library.with_overrides(game=game)
+    assert ruleset_from_proto(preset_name, message) == library
+    if game is not None and preset_name == "":
+        assert library == Ruleset(game=game)
