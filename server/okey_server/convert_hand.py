@@ -20,6 +20,7 @@ from typing import TypeVar
 
 from google.protobuf.message import Message
 from okey.v1 import hand_pb2
+from okey_rules.bounded_cache import BoundedCache
 from okey_rules.hand_types import (
     Arrangement,
     DiscardVerdict,
@@ -75,9 +76,9 @@ _KIND_BYTES: dict[MeldKind, bytes] = {
 # keeps it (about 11,000: one per tile, okey and what it stands for), so they
 # are also kept by identity, which is the cheaper lookup; that entry holds the
 # Placed itself so that its id cannot be reused while the entry lives. Bounded
-# by clearing, for callers that build their own.
+# by a BoundedCache, for callers that build their own.
 _KEPT_LIMIT = 1 << 15  # entries per identity-keyed dict
-_placed: dict[int, tuple[Placed, bytes, str]] = {}
+_placed: BoundedCache[int, tuple[Placed, bytes, str]] = BoundedCache(_KEPT_LIMIT)
 _placed_by_content: dict[tuple[int, int, bool], tuple[bytes, str]] = {}
 
 
@@ -129,8 +130,8 @@ _MELDS_TAG = _tag(hand_pb2.Arrangement, "melds", _LENGTH_DELIMITED)
 # Per meld: its bytes as one entry of Arrangement.melds, and its notation.
 # The engine hands out the same Meld object for the same meld (it keeps the
 # melds it built), so these are keyed by identity; the entry holds the Meld
-# itself, so its id cannot be reused while the entry lives. Bounded by clearing.
-_meld_wire: dict[int, tuple[Meld, bytes, str]] = {}
+# itself, so its id cannot be reused while the entry lives (a BoundedCache).
+_meld_wire: BoundedCache[int, tuple[Meld, bytes, str]] = BoundedCache(_KEPT_LIMIT)
 
 
 def _wire_of(meld: Meld) -> tuple[Meld, bytes, str]:
@@ -150,14 +151,15 @@ _Item = TypeVar("_Item")
 
 def _looked_up(
     items: Iterable[_Item],
-    kept: dict[int, tuple[_Item, bytes, str]],
+    kept: BoundedCache[int, tuple[_Item, bytes, str]],
     build: Callable[[_Item], tuple[_Item, bytes, str]],
 ) -> tuple[list[bytes], list[str]]:
     """Each item's bytes and notation, kept by identity (see `_placed`), built when missing."""
     datas = []
     notations = []
+    entries = kept.entries  # the same dict after a clear: safe to bind once
     for item in items:
-        entry = kept.get(id(item))
+        entry = entries.get(id(item))
         if entry is None or entry[0] is not item:
             entry = build(item)
         datas.append(entry[1])
@@ -166,14 +168,11 @@ def _looked_up(
 
 
 def _remember(
-    kept: dict[int, tuple[_Item, bytes, str]], entry: tuple[_Item, bytes, str]
+    kept: BoundedCache[int, tuple[_Item, bytes, str]], entry: tuple[_Item, bytes, str]
 ) -> tuple[_Item, bytes, str]:
-    """Keeps `entry` by its item's identity; clears the dict when it is full."""
-    if len(kept) >= _KEPT_LIMIT:
-        kept.clear()
+    """Keeps `entry` by its item's identity (the cache empties itself when full)."""
     # A benign race: two threads may build equal entries; either one serves.
-    kept[id(entry[0])] = entry
-    return entry
+    return kept.put(id(entry[0]), entry)
 
 
 def arrangement_bytes(arrangement: Arrangement) -> bytes:

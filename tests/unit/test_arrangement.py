@@ -1,6 +1,6 @@
-"""Every arrangement the engine shows is a legal split of exactly the hand (RULES.md §2-3).
+"""Every arrangement the engine shows is a legal split of exactly the hand (docs/rules.md §2-4).
 
-The validator here is written from RULES.md alone and uses no engine helper:
+The validator here is written from docs/rules.md alone and uses no engine helper:
 it reads only the Placed/Meld fields and the tiles' colour and number. Hand
 checking ignores copy indexes, so "exactly the hand" is a multiset of faces,
 each face shown as its copies 0 (and 1).
@@ -177,7 +177,7 @@ def test_every_winning_discard_arrangement_is_a_legal_split_of_the_rest(rules, b
     ids=["two-false-jokers-in-two-runs", "false-joker-in-a-long-run", "false-joker-pair"],
 )
 def test_repeated_calls_give_the_same_arrangement_both_false_jokers_shown(hand, okey):
-    # Same input, same answer (DESIGN.md), whatever the engine cached on the way.
+    # Same input, same answer, whatever the engine cached on the way.
     tiles = parse_tiles(hand)
     verdicts = [check_hand(tiles, parse_tile(okey)) for _ in range(3)]
     for verdict in verdicts:

@@ -1,4 +1,4 @@
-"""winning_discards on 15 tiles: which discards leave a winning 14 (RULES.md §3, §5)."""
+"""winning_discards on 15 tiles: which discards leave a winning 14 (docs/rules.md §4, §4.5)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def test_each_winning_discard_leaves_a_hand_check_hand_calls_winning(
     ids=["runs-and-sets", "with-false-joker", "okey-as-itself"],
 )
 def test_a_spare_okey_lets_every_tile_go(hand, okey):
-    # The spare okey takes the place of whatever is discarded (RULES.md §2).
+    # The spare okey takes the place of whatever is discarded (docs/rules.md §2).
     tiles = parse_tiles(hand)
     verdict = winning_discards(tiles, parse_tile(okey))
     assert {d.tile.face for d in verdict.discards} == {t.face for t in tiles}

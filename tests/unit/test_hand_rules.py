@@ -1,4 +1,4 @@
-"""check_hand pinned rule by rule (RULES.md §2-3): every row a 14-tile hand in notation.
+"""check_hand pinned rule by rule (docs/rules.md §2-4): every row a 14-tile hand in notation.
 
 Each row names the rule it pins; its expected kinds are written from the rules,
 and `test_every_table_row_agrees_with_the_rulebook` re-checks each row with the
@@ -125,7 +125,7 @@ TABLE = [
         LOSES),
     row("six-pairs-loses", "R1 R1 Y5 Y5 B9 B9 K13 K13 R7 R7 Y2 Y2 B11 B12", "K5", LOSES),
     row("pairs-that-are-also-melds", "R1 R1 R2 R2 R3 R3 R4 R4 Y4 Y4 Y5 Y5 Y6 Y6", "K5", (M, P)),
-    # --- Kafa (seed 003, option): one colour 1..13 plus a second 1.
+    # --- Kafa (option, from the okey.gg rules text): one colour 1..13 plus a second 1.
     row("kafa", "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1", "K5", (M, K), "kafa"),
     row("kafa-off-is-melds", "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1", "K5", (M,)),
     row("kafa-with-wild", "R1 R2 R3 R4 K5 R6 R7 R8 R9 R10 R11 R12 R13 R1", "K5", (M, K), "kafa"),
@@ -305,7 +305,7 @@ def test_okey_copy_does_not_matter():
 
 
 def test_a_cleared_search_table_still_answers_rules_3():
-    # RULES.md §3 answers must not depend on the search table's state: with
+    # docs/rules.md §3-4 answers must not depend on the search table's state: with
     # --workers > 1 one thread may read a table another has just cleared.
     from okey_rules import melds
 
@@ -327,7 +327,7 @@ _crowded_hands = st.lists(
 @settings(max_examples=300, deadline=None)
 @given(tiles=_crowded_hands, okey_face=st.sampled_from([0, 1, 13, 40]))
 def test_only_tiles_one_set_can_hold_are_checked_rules_1(tiles, okey_face):
-    # RULES.md §1: two copies of each tile, two false jokers. The engine's
+    # docs/rules.md §1: two copies of each tile, two false jokers. The engine's
     # packed count must refuse exactly what check_tile_multiset refuses,
     # naming the same tile, however many copies a face has.
     check = check_hand if len(tiles) == 14 else winning_discards
@@ -345,7 +345,7 @@ def test_only_tiles_one_set_can_hold_are_checked_rules_1(tiles, okey_face):
 
 
 def test_search_tables_stay_bounded_and_answers_do_not_change_rules_3(monkeypatch):
-    # RULES.md §3 answers must not depend on the tables' size; a long-running
+    # docs/rules.md §3-4 answers must not depend on the tables' size; a long-running
     # server must not grow them without end. The bound is applied before each
     # search, so a table holds at most the limit plus one search's remainders
     # (unbounded, these 42 queries leave about a thousand).

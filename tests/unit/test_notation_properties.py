@@ -14,7 +14,7 @@ from strategies import physical, tile_lists, tiles
 
 FAST = settings(max_examples=300, deadline=None)
 SEPARATORS = st.text(alphabet=" ,\t\n", min_size=1, max_size=4)
-# RULES.md §1 spelled out: the only words notation has.
+# docs/rules.md §1 spelled out: the only words notation has.
 CANONICAL = {f"{c}{n}" for c in "RYBK" for n in range(1, 14)} | {"F"}
 
 
@@ -26,7 +26,7 @@ def _first_copies(tile_list: list[Tile]) -> list[Tile]:
 @FAST
 @given(tiles)
 def test_parse_of_format_is_the_tile_up_to_its_copy(tile):
-    # Notation never shows the copy index (RULES.md §1): a single tile reads as copy 0.
+    # Notation never shows the copy index (docs/rules.md §1): a single tile reads as copy 0.
     assert parse_tile(format_tile(tile)) == Tile.from_face(tile.face)
     assert parse_tile(format_tile(tile)).face == tile.face
 
@@ -82,7 +82,7 @@ def test_parse_tiles_either_reads_canonically_or_raises_notation_error(text):
 @FAST
 @given(st.text(max_size=10))
 def test_any_text_parses_to_ascii_notation_words_or_raises_notation_error(text):
-    # Strict reading (DESIGN.md): no other exception, and no look-alike letter
+    # Strict reading: no other exception, and no look-alike letter
     # or digit (full-width, ligature, other scripts) is ever read as a tile.
     try:
         parsed = parse_tiles(text)

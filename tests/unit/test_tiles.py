@@ -1,4 +1,4 @@
-"""Tiles, notation, codes and the okey of an indicator (RULES.md §1-2)."""
+"""Tiles, notation, codes and the okey of an indicator (docs/rules.md §1-2)."""
 
 from __future__ import annotations
 
@@ -281,7 +281,7 @@ def test_doctests_of_the_notation_functions_pass():
 
 @given(st.lists(st.integers(0, 52), min_size=0, max_size=15))
 def test_check_tile_multiset_fast_count_agrees_with_a_plain_count_rules_1(faces):
-    # RULES.md §1: two of each numbered face, two false jokers. The packed
+    # docs/rules.md §1: two of each numbered face, two false jokers. The packed
     # count is a shortcut; it must refuse exactly what a plain count refuses.
     tiles = [Tile.from_face(face) for face in faces]
     too_many = any(faces.count(face) > 2 for face in set(faces))
