@@ -163,7 +163,9 @@ def check_hand_requests(hands: Sequence[corpora.Hand], as_notation: bool) -> lis
             for tiles, okey in hands
         ]
     return [
-        hand_pb2.CheckHandRequest(tiles=[message(t) for t in tiles], okey=message(okey))
+        hand_pb2.CheckHandRequest(
+            hand=tile_pb2.TileList(tiles=[message(t) for t in tiles]), okey=message(okey)
+        )
         for tiles, okey in hands
     ]
 
