@@ -21,6 +21,11 @@ GAME_DEFAULTS: dict[Game, dict[str, bool]] = {
     Game.OKEY_101: {"runs_13_to_1": False},
 }
 
+# §8.6: the okey.gg move timer: none, or 15-120 seconds, 45 by default.
+DEFAULT_MOVE_TIMER_SECONDS = 45
+MIN_MOVE_TIMER_SECONDS = 15
+MAX_MOVE_TIMER_SECONDS = 120
+
 
 @dataclass(frozen=True, slots=True, init=False)
 class Ruleset:
@@ -41,6 +46,11 @@ class Ruleset:
     runs_13_to_1: bool
     # §2.4: the face-up indicator may be drawn as the last wall tile.
     indicator_drawable_last: bool
+    # §8.3: gösterme may be shown until the end of one's first turn, not
+    # only before one's first draw.
+    gosterme_in_first_turn: bool
+    # §8.6: seconds per turn, 0 for no timer, else 15-120.
+    move_timer_seconds: int
 
     def __init__(
         self,
@@ -49,7 +59,18 @@ class Ruleset:
         kafa: bool = False,
         runs_13_to_1: bool | None = None,
         indicator_drawable_last: bool = False,
+        *,
+        gosterme_in_first_turn: bool = False,
+        move_timer_seconds: int = DEFAULT_MOVE_TIMER_SECONDS,
     ) -> None:
+        if move_timer_seconds != 0 and not (
+            MIN_MOVE_TIMER_SECONDS <= move_timer_seconds <= MAX_MOVE_TIMER_SECONDS
+        ):
+            raise InvalidInputError(
+                "ruleset.move_timer_seconds",
+                f"the move timer is 0 (none) or {MIN_MOVE_TIMER_SECONDS}-{MAX_MOVE_TIMER_SECONDS}"
+                f" seconds, not {move_timer_seconds}",
+            )
         defaults = GAME_DEFAULTS[game]
         set_field = object.__setattr__  # the dataclass is frozen
         set_field(self, "game", game)
@@ -59,6 +80,8 @@ class Ruleset:
             self, "runs_13_to_1", defaults["runs_13_to_1"] if runs_13_to_1 is None else runs_13_to_1
         )
         set_field(self, "indicator_drawable_last", indicator_drawable_last)
+        set_field(self, "gosterme_in_first_turn", gosterme_in_first_turn)
+        set_field(self, "move_timer_seconds", move_timer_seconds)
 
     def with_overrides(self, **overrides: Any) -> Ruleset:
         """A copy with the given options replaced; unknown names are invalid input.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from okey.v1 import deal_pb2, game_pb2
+from okey.v1 import deal_pb2, state_pb2
 from okey_rules.deal_fairness import commitment_for
 from okey_rules.deal_types import (
     Deal,
@@ -12,11 +12,12 @@ from okey_rules.deal_types import (
     rack_notation,
 )
 from okey_rules.errors import InvalidInputError
+from okey_rules.game import start_round
 from okey_rules.tiles import TILE_OF_CODE
 
-from okey_server.convert_ruleset import GAME_TO_PROTO, ruleset_to_proto
+from okey_server.convert_ruleset import GAME_TO_PROTO
+from okey_server.convert_state import state_to_proto
 from okey_server.convert_tile import fill_tile, tile_messages
-from okey_server.state_mac import sign_state
 
 METHOD_TO_DOMAIN: dict[int, DealMethod] = {
     deal_pb2.DEAL_METHOD_UNSPECIFIED: DealMethod.INFORMAL,
@@ -36,23 +37,13 @@ def method_from_proto(value: int) -> DealMethod:
     return method
 
 
-def opening_state(dealt: Deal, key: bytes) -> game_pb2.GameState:
+def opening_state(
+    dealt: Deal, key: bytes, deal_id: str = "", round_number: int = 1, now_ms: int | None = None
+) -> state_pb2.GameState:
     """The signed state right after the deal: nothing discarded, the first seat to discard."""
-    state = game_pb2.GameState(
-        ruleset=ruleset_to_proto(dealt.rules),
-        player_count=dealt.player_count,
-        dealer_seat=dealt.dealer,
-        indicator=dealt.indicator,
-        okey_face=dealt.okey_face,
-        turn_seat=dealt.first_seat,
-        phase=game_pb2.PHASE_FIRST_DISCARD,
-        move_number=0,
+    return state_to_proto(
+        start_round(dealt, deal_id=deal_id, round_number=round_number, now_ms=now_ms), key
     )
-    for rack in dealt.racks:
-        state.seats.add().rack.extend(rack)
-    state.wall.extend(dealt.wall)
-    sign_state(state, key)
-    return state
 
 
 def _fill_formal(target: deal_pb2.FormalDeal, formal: FormalProcedure) -> None:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from okey.v1 import game_pb2
+from okey.v1 import state_pb2
 
 MAC_LABEL = b"okey.v1.GameState\x00"
 
 
-def state_mac(state: game_pb2.GameState, key: bytes) -> bytes:
+def state_mac(state: state_pb2.GameState, key: bytes) -> bytes:
     """The MAC the state should carry (its current `mac` is ignored, and left as it was)."""
     carried = state.mac
     state.ClearField("mac")
@@ -28,11 +28,11 @@ def state_mac(state: game_pb2.GameState, key: bytes) -> bytes:
     return hmac.new(key, MAC_LABEL + payload, hashlib.sha256).digest()
 
 
-def sign_state(state: game_pb2.GameState, key: bytes) -> None:
+def sign_state(state: state_pb2.GameState, key: bytes) -> None:
     """Sets `state.mac` for the state as it stands."""
     state.mac = state_mac(state, key)
 
 
-def state_mac_ok(state: game_pb2.GameState, key: bytes) -> bool:
+def state_mac_ok(state: state_pb2.GameState, key: bytes) -> bool:
     """True when the state carries the MAC this key gives it (constant-time compare)."""
     return hmac.compare_digest(state.mac, state_mac(state, key))

@@ -7,7 +7,7 @@ import re
 
 import grpc
 import pytest
-from okey.v1 import deal_pb2, deal_pb2_grpc, game_pb2, ruleset_pb2
+from okey.v1 import deal_pb2, deal_pb2_grpc, ruleset_pb2, state_pb2
 from okey_rules import Ruleset, format_tile, preset
 from okey_rules.deal import deal
 from okey_rules.deal_types import DealMethod
@@ -135,7 +135,7 @@ def test_opening_state_is_signed_and_ready_for_the_first_discard(make_server):
         response = _stub(opened).Deal(deal_pb2.DealRequest(seed="state", preset="101",
                                                            dealer_seat=2))
     state = response.state
-    assert state.phase == game_pb2.PHASE_FIRST_DISCARD
+    assert state.phase == state_pb2.PHASE_FIRST_DISCARD
     assert state.turn_seat == 2 == response.first_seat
     assert state.move_number == 0
     assert [list(s.rack) for s in state.seats] == [codes_of(r.tiles) for r in response.racks]
@@ -148,7 +148,7 @@ def test_opening_state_is_signed_and_ready_for_the_first_discard(make_server):
     assert len(state.mac) == 32
     assert state_mac_ok(state, KEY)
     assert not state_mac_ok(state, b"another key")
-    tampered = game_pb2.GameState()
+    tampered = state_pb2.GameState()
     tampered.CopyFrom(state)
     tampered.seats[0].rack[0], tampered.wall[0] = tampered.wall[0], tampered.seats[0].rack[0]
     assert not state_mac_ok(tampered, KEY)

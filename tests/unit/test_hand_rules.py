@@ -329,7 +329,9 @@ _crowded_hands = st.lists(
 def test_only_tiles_one_set_can_hold_are_checked_rules_1(tiles, okey_face):
     # docs/rules.md §1: two copies of each tile, two false jokers. The engine's
     # packed count must refuse exactly what check_tile_multiset refuses,
-    # naming the same tile, however many copies a face has.
+    # naming the same tile, however many copies a face has. (The indicator
+    # may be drawn here, so holding both its copies is no refusal: that rule,
+    # §2.4, has tests of its own.)
     check = check_hand if len(tiles) == 14 else winning_discards
     try:
         check_tile_multiset(tiles)
@@ -337,7 +339,7 @@ def test_only_tiles_one_set_can_hold_are_checked_rules_1(tiles, okey_face):
     except InvalidInputError as exc:
         expected = exc.field
     try:
-        check(tiles, Tile.from_face(okey_face))
+        check(tiles, Tile.from_face(okey_face), Ruleset(indicator_drawable_last=True))
         got = None
     except InvalidInputError as exc:
         got = exc.field

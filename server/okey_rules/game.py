@@ -1,0 +1,379 @@
+"""Classic Okey play as a pure state machine (docs/rules.md §8).
+
+`start_round` turns a deal into the opening state; `apply_move` judges one
+move and returns the next state with its events, or the reason the move is
+illegal (an illegal move is an answer, not an exception); `legal_moves`
+lists what a seat may do now; `replay` runs a whole move log. Malformed
+input (a seat that does not exist, a tile where none belongs) raises
+`InvalidInputError` naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from okey_rules.deal_types import Deal
+from okey_rules.errors import InvalidInputError
+from okey_rules.game_types import (
+    MOVES_WITH_TILE,
+    Event,
+    EventKind,
+    GameState,
+    IllegalReason,
+    Move,
+    MoveKind,
+    MoveResult,
+    Outcome,
+    Phase,
+    ReplayResult,
+    SeatState,
+)
+from okey_rules.hand import check_hand, winning_discards
+from okey_rules.ruleset import Game
+from okey_rules.tiles import FACES, TILE_OF_CODE, format_tile
+
+MS_PER_SECOND = 1000
+
+
+def start_round(
+    dealt: Deal, *, deal_id: str = "", round_number: int = 1, now_ms: int | None = None
+) -> GameState:
+    """The state right after the deal: the first seat opens by discarding (§8.1)."""
+    return GameState(
+        rules=dealt.rules,
+        player_count=dealt.player_count,
+        dealer=dealt.dealer,
+        first_seat=dealt.first_seat,
+        indicator=dealt.indicator,
+        seats=tuple(SeatState(rack=rack) for rack in dealt.racks),
+        wall=dealt.wall,
+        turn=dealt.first_seat,
+        phase=Phase.FIRST_DISCARD,
+        deal_id=deal_id,
+        round=round_number,
+        deadline_ms=_deadline(dealt.rules.move_timer_seconds, now_ms),
+    )
+
+
+def _deadline(timer_seconds: int, now_ms: int | None) -> int:
+    """A new turn's deadline (§8.6): untimed without a timer or without the caller's clock."""
+    if not timer_seconds or now_ms is None:
+        return 0
+    return now_ms + timer_seconds * MS_PER_SECOND
+
+
+def check_playable(state: GameState, field: str = "state") -> None:
+    """Only classic Okey rounds are played here so far; an Okey 101 state is refused."""
+    if state.rules.game is not Game.CLASSIC:
+        raise InvalidInputError(
+            f"{field}.ruleset.game", "Okey 101 rounds cannot be played through the game service yet"
+        )
+
+
+def check_move(state: GameState, move: Move, field: str = "move") -> None:
+    """Raises `InvalidInputError` for a move no rule can judge (a seat that does not exist...)."""
+    check_playable(state)
+    if not 0 <= move.seat < state.player_count:
+        raise InvalidInputError(
+            f"{field}.seat",
+            f"seat {move.seat} does not exist: seats are 0-{state.player_count - 1}",
+        )
+    if move.kind in MOVES_WITH_TILE:
+        if move.tile is None:
+            raise InvalidInputError(f"{field}.tile", f"a {move.kind.value} names its tile")
+    elif move.tile is not None:
+        raise InvalidInputError(f"{field}.tile", f"a {move.kind.value} names no tile")
+
+
+def _illegal(reason: IllegalReason, message: str) -> MoveResult:
+    return MoveResult(False, None, (), reason, message)
+
+
+def apply_move(state: GameState, move: Move, now_ms: int | None = None) -> MoveResult:
+    """Judges `move` against `state` at the caller's clock `now_ms` (None: untimed)."""
+    check_move(state, move)
+    if state.phase is Phase.ROUND_OVER:
+        return _illegal(IllegalReason.ROUND_OVER, "the round is over")
+    if move.kind is MoveKind.GOSTERME:
+        return _gosterme(state, move.seat)
+    if move.seat != state.turn:
+        return _illegal(
+            IllegalReason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn, not seat {move.seat}'s"
+        )
+    timed_out = _timed_out(state, now_ms)
+    if move.kind is MoveKind.TIMEOUT:
+        if not timed_out:
+            return _illegal(IllegalReason.TURN_NOT_TIMED_OUT, _not_timed_out_message(state))
+        return _timeout(state, now_ms)
+    if timed_out:
+        return _illegal(
+            IllegalReason.TURN_TIMED_OUT,
+            "the turn's deadline has passed: the turn is played by a timeout move",
+        )
+    if move.kind in (MoveKind.DRAW_FROM_WALL, MoveKind.TAKE_DISCARD, MoveKind.END_ROUND):
+        if state.phase is not Phase.DRAW:
+            return _illegal(
+                IllegalReason.MUST_DISCARD_FIRST,
+                "the seat holds one tile too many: discard (or declare a win) first",
+            )
+        if move.kind is MoveKind.DRAW_FROM_WALL:
+            if not state.wall:
+                return _illegal(
+                    IllegalReason.WALL_EMPTY,
+                    "the wall is empty: take the previous discard or end the round",
+                )
+            return _legal(*_draw_from_wall(state))
+        if move.kind is MoveKind.TAKE_DISCARD:
+            return _legal(*_take_discard(state))
+        if state.wall:
+            return _illegal(
+                IllegalReason.WALL_NOT_EMPTY,
+                f"the round ends this way only when the wall is empty ({len(state.wall)} left)",
+            )
+        return _legal(*_end_round_drawn(state))
+    # DISCARD or DECLARE_WIN
+    if state.phase is Phase.DRAW:
+        return _illegal(
+            IllegalReason.MUST_DRAW_FIRST,
+            "draw from the wall or take the previous discard before discarding",
+        )
+    assert move.tile is not None  # check_move
+    code = move.tile.code
+    if code not in state.seats[move.seat].rack:
+        return _illegal(
+            IllegalReason.TILE_NOT_IN_RACK,
+            f"{_name(code)} is not in seat {move.seat}'s rack",
+        )
+    if move.kind is MoveKind.DISCARD:
+        return _legal(*_discard(state, code, now_ms))
+    return _declare_win(state, code)
+
+
+def _legal(state: GameState, events: Iterable[Event]) -> MoveResult:
+    return MoveResult(True, replace(state, move_number=state.move_number + 1), tuple(events))
+
+
+def _name(code: int) -> str:
+    tile = TILE_OF_CODE[code]
+    return f"{format_tile(tile)} (copy {tile.copy})"
+
+
+def _timed_out(state: GameState, now_ms: int | None) -> bool:
+    return bool(state.deadline_ms) and now_ms is not None and now_ms >= state.deadline_ms
+
+
+def _not_timed_out_message(state: GameState) -> str:
+    if not state.deadline_ms:
+        return "this turn is not timed"
+    return f"the turn's deadline ({state.deadline_ms} ms since the epoch) has not passed"
+
+
+def _with_seat(state: GameState, seat: int, **changes: object) -> tuple[SeatState, ...]:
+    seats = list(state.seats)
+    seats[seat] = replace(seats[seat], **changes)  # type: ignore[arg-type]
+    return tuple(seats)
+
+
+def _draw_from_wall(state: GameState) -> tuple[GameState, list[Event]]:
+    seat = state.seats[state.turn]
+    code = state.wall[0]
+    next_state = replace(
+        state,
+        seats=_with_seat(state, state.turn, rack=(*seat.rack, code), draws=seat.draws + 1),
+        wall=state.wall[1:],
+        phase=Phase.DISCARD,
+    )
+    return next_state, [Event(EventKind.DREW_FROM_WALL, state.turn, code, private=True)]
+
+
+def _take_discard(state: GameState) -> tuple[GameState, list[Event]]:
+    source = state.previous_seat
+    pile = state.seats[source].discards
+    # In classic Okey the previous seat has just discarded, so its pile has a top.
+    code = pile[-1]
+    seats = list(state.seats)
+    seats[source] = replace(seats[source], discards=pile[:-1])
+    taker = seats[state.turn]
+    seats[state.turn] = replace(taker, rack=(*taker.rack, code), draws=taker.draws + 1)
+    next_state = replace(state, seats=tuple(seats), phase=Phase.DISCARD)
+    return next_state, [Event(EventKind.TOOK_DISCARD, state.turn, code, from_seat=source)]
+
+
+def _discard(state: GameState, code: int, now_ms: int | None) -> tuple[GameState, list[Event]]:
+    seat = state.seats[state.turn]
+    rack = list(seat.rack)
+    rack.remove(code)
+    next_state = replace(
+        state,
+        seats=_with_seat(state, state.turn, rack=tuple(rack), discards=(*seat.discards, code)),
+        turn=(state.turn + 1) % state.player_count,
+        phase=Phase.DRAW,
+        deadline_ms=_deadline(state.rules.move_timer_seconds, now_ms),
+    )
+    return next_state, [Event(EventKind.DISCARDED, state.turn, code)]
+
+
+def _gosterme_claims(state: GameState) -> tuple[tuple[int, int], ...]:
+    shown = [seat for seat, s in enumerate(state.seats) if s.gosterme]
+    return tuple((seat, state.gosterme_tile()) for seat in shown)
+
+
+def _end_round_drawn(state: GameState) -> tuple[GameState, list[Event]]:
+    outcome = Outcome(
+        drawn=True, move_number=state.move_number + 1, gosterme=_gosterme_claims(state)
+    )
+    next_state = replace(state, phase=Phase.ROUND_OVER, deadline_ms=0, outcome=outcome)
+    return next_state, [Event(EventKind.ROUND_DRAWN, state.turn, outcome=outcome)]
+
+
+def _declare_win(state: GameState, code: int) -> MoveResult:
+    """§8.4: discard `code` onto the indicator; the other 14 tiles must win."""
+    seat = state.seats[state.turn]
+    rack = list(seat.rack)
+    rack.remove(code)
+    okey = state.okey
+    verdict = check_hand([TILE_OF_CODE[c] for c in rack], okey, state.rules)
+    if not verdict.winning:
+        return _illegal(
+            IllegalReason.HAND_DOES_NOT_WIN,
+            f"without {_name(code)} the 14 tiles do not form a winning hand",
+        )
+    outcome = Outcome(
+        drawn=False,
+        move_number=state.move_number + 1,
+        gosterme=_gosterme_claims(state),
+        winner=state.turn,
+        kind=verdict.kind,
+        okey_discard=code % FACES == okey.face,
+        discard=code,
+        hand=tuple(rack),
+    )
+    next_state = replace(
+        state,
+        seats=_with_seat(state, state.turn, rack=tuple(rack)),
+        phase=Phase.ROUND_OVER,
+        deadline_ms=0,
+        outcome=outcome,
+    )
+    return _legal(next_state, [Event(EventKind.ROUND_WON, state.turn, code, outcome=outcome)])
+
+
+def gosterme_window_open(state: GameState, seat: int) -> bool:
+    """§8.3: before the seat's first draw; with the option, until its first turn ends."""
+    draws = state.seats[seat].draws
+    if draws == 0:
+        return True
+    return (
+        state.rules.gosterme_in_first_turn
+        and draws == 1
+        and state.turn == seat
+        and state.phase is Phase.DISCARD
+    )
+
+
+def _gosterme(state: GameState, seat: int) -> MoveResult:
+    claimant = state.seats[seat]
+    if claimant.gosterme:
+        return _illegal(
+            IllegalReason.GOSTERME_ALREADY_SHOWN, f"seat {seat} has shown gösterme already"
+        )
+    if not gosterme_window_open(state, seat):
+        when = (
+            "until the end of one's first turn"
+            if state.rules.gosterme_in_first_turn
+            else "before one's first draw"
+        )
+        return _illegal(
+            IllegalReason.GOSTERME_TOO_LATE, f"gösterme may be shown only {when}"
+        )
+    twin = state.gosterme_tile()
+    if twin not in claimant.rack:
+        return _illegal(
+            IllegalReason.GOSTERME_WITHOUT_TILE,
+            f"seat {seat} does not hold {format_tile(TILE_OF_CODE[twin])}, the indicator's twin",
+        )
+    next_state = replace(state, seats=_with_seat(state, seat, gosterme=True))
+    return _legal(next_state, [Event(EventKind.GOSTERME, seat, twin)])
+
+
+def auto_discard(rack: Sequence[int], okey_face: int) -> int:
+    """§8.6: the tile a timed-out turn discards: the most recently received
+    tile that is not an okey (so a drawn okey is kept)."""
+    for code in reversed(rack):
+        if code % FACES != okey_face:
+            return code
+    raise AssertionError("unreachable: a rack holds at most two okeys")
+
+
+def _timeout(state: GameState, now_ms: int | None) -> MoveResult:
+    """§8.6: play the seat's turn: draw from the wall if it has not drawn, then discard."""
+    events = [Event(EventKind.TURN_TIMED_OUT, state.turn)]
+    if state.phase is Phase.DRAW:
+        if not state.wall:
+            # With nothing to draw, the timed-out seat declines the discard (§8.5).
+            state, ended = _end_round_drawn(state)
+            return _legal(state, events + ended)
+        state, drew = _draw_from_wall(state)
+        events += drew
+    code = auto_discard(state.seats[state.turn].rack, state.okey.face)
+    state, discarded = _discard(state, code, now_ms)
+    return _legal(state, events + discarded)
+
+
+def legal_moves(state: GameState, seat: int, now_ms: int | None = None) -> list[Move]:
+    """Every move `seat` may make now (DISCARD and DECLARE_WIN: one per tile, in rack order)."""
+    check_playable(state)
+    if not 0 <= seat < state.player_count:
+        raise InvalidInputError(
+            "seat", f"seat {seat} does not exist: seats are 0-{state.player_count - 1}"
+        )
+    if state.phase is Phase.ROUND_OVER:
+        return []
+    moves: list[Move] = []
+    claimant = state.seats[seat]
+    if (
+        not claimant.gosterme
+        and gosterme_window_open(state, seat)
+        and state.gosterme_tile() in claimant.rack
+    ):
+        moves.append(Move(MoveKind.GOSTERME, seat))
+    if seat != state.turn:
+        return moves
+    if _timed_out(state, now_ms):
+        return [*moves, Move(MoveKind.TIMEOUT, seat)]
+    if state.phase is Phase.DRAW:
+        if state.wall:
+            moves.append(Move(MoveKind.DRAW_FROM_WALL, seat))
+        moves.append(Move(MoveKind.TAKE_DISCARD, seat))
+        if not state.wall:
+            moves.append(Move(MoveKind.END_ROUND, seat))
+        return moves
+    rack = claimant.rack
+    moves += (Move(MoveKind.DISCARD, seat, TILE_OF_CODE[code]) for code in rack)
+    verdict = winning_discards([TILE_OF_CODE[c] for c in rack], state.okey, state.rules)
+    winning_faces = {d.tile.face for d in verdict.discards}
+    moves += (
+        Move(MoveKind.DECLARE_WIN, seat, TILE_OF_CODE[code])
+        for code in rack
+        if code % FACES in winning_faces
+    )
+    return moves
+
+
+def replay(
+    state: GameState, log: Sequence[tuple[Move, int | None]], field: str = "moves"
+) -> ReplayResult:
+    """Applies a move log (each move with the caller's clock then) until the first illegal move."""
+    events: list[Event] = []
+    for index, (move, now_ms) in enumerate(log):
+        check_move(state, move, f"{field}[{index}].move")
+        result = apply_move(state, move, now_ms)
+        if not result.legal:
+            return ReplayResult(
+                False, state, index, tuple(events), index, result.reason, result.message
+            )
+        assert result.state is not None
+        state = result.state
+        events += result.events
+    return ReplayResult(True, state, len(log), tuple(events))
