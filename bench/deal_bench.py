@@ -41,10 +41,17 @@ def _rate(work: Callable[[int], object], seconds: float) -> tuple[float, float]:
 
 
 def in_process() -> dict[str, tuple[float, float]]:
+    from okey.v1 import deal_pb2
     from okey_rules import preset
     from okey_rules.deal import deal
     from okey_rules.deal_types import DealMethod
     from okey_server.convert_deal import deal_to_proto
+    from okey_server.deal_request import deal_for_request
+
+    def answer(seed: str, method: int) -> object:
+        # What the Deal RPC does between decoding the request and encoding the answer.
+        dealt = deal_for_request(deal_pb2.DealRequest(seed=seed, method=method), key)
+        return deal_to_proto(dealt.deal, key, dealt.state, dealt.committed)
 
     okey_101 = preset("101")
     key = b"bench key"
@@ -52,9 +59,11 @@ def in_process() -> dict[str, tuple[float, float]]:
         "informal classic (engine)": lambda i: deal(seed=f"bench-{i}"),
         "formal classic (engine)": lambda i: deal(seed=f"bench-{i}", method=DealMethod.FORMAL),
         "informal 101 (engine)": lambda i: deal(okey_101, seed=f"bench-{i}"),
-        "informal classic + DealResponse": lambda i: deal_to_proto(deal(seed=f"bench-{i}"), key),
-        "formal classic + DealResponse": lambda i: deal_to_proto(
-            deal(seed=f"bench-{i}", method=DealMethod.FORMAL), key
+        "informal classic + DealResponse": lambda i: answer(
+            f"bench-{i}", deal_pb2.DEAL_METHOD_INFORMAL
+        ),
+        "formal classic + DealResponse": lambda i: answer(
+            f"bench-{i}", deal_pb2.DEAL_METHOD_FORMAL
         ),
     }
     return {name: _rate(work, IN_PROCESS_S) for name, work in cases.items()}

@@ -304,7 +304,8 @@ def expected_response(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "seed": seed,
         "commitment": hashlib.sha256(seed.encode("utf-8")).hexdigest(),
-        "dealId": "",
+        # docs/dealing.md, "Deal ids": a seeded deal's id comes from its seed.
+        "dealId": hashlib.sha256(b"okey.v1.deal-id\x00" + seed.encode("utf-8")).hexdigest()[:32],
         "method": "DEAL_METHOD_FORMAL" if formal else "DEAL_METHOD_INFORMAL",
         "game": "GAME_OKEY_101" if is_101 else "GAME_CLASSIC",
         "playerCount": players,
@@ -318,6 +319,7 @@ def expected_response(request: dict[str, Any]) -> dict[str, Any]:
         ],
         "wall": tiles_json(deal.wall),
         "formal": formal_json(deal.formal),  # null: not set for an informal deal
+        "round": request.get("round", 0) or 1,
     }
 
 

@@ -37,6 +37,15 @@ def derive_seed(key: bytes, deal_id: str) -> str:
     return hmac.new(key, SEED_LABEL + deal_id.encode("ascii"), hashlib.sha256).hexdigest()
 
 
+DEAL_ID_LABEL = b"okey.v1.deal-id\x00"
+
+
+def seeded_deal_id(seed: str) -> str:
+    """A seeded deal's id: the first 32 hex digits of SHA-256("okey.v1.deal-id\\0" || seed)."""
+    digest = hashlib.sha256(DEAL_ID_LABEL + seed.encode("utf-8")).hexdigest()
+    return digest[:DEAL_ID_HEX_DIGITS]
+
+
 def commitment_for(seed: str) -> str:
     """The public commitment to a seed: hex SHA-256 of its UTF-8 bytes."""
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()

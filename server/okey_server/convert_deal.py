@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from okey.v1 import deal_pb2, state_pb2
+from okey.v1 import deal_pb2
 from okey_rules.deal_fairness import commitment_for
 from okey_rules.deal_types import (
     Deal,
@@ -12,7 +12,7 @@ from okey_rules.deal_types import (
     rack_notation,
 )
 from okey_rules.errors import InvalidInputError
-from okey_rules.game import start_round
+from okey_rules.game_types import GameState
 from okey_rules.tiles import TILE_OF_CODE
 
 from okey_server.convert_ruleset import GAME_TO_PROTO
@@ -35,15 +35,6 @@ def method_from_proto(value: int) -> DealMethod:
     if method is None:
         raise InvalidInputError("method", f"unknown deal method value {value}")
     return method
-
-
-def opening_state(
-    dealt: Deal, key: bytes, deal_id: str = "", round_number: int = 1, now_ms: int | None = None
-) -> state_pb2.GameState:
-    """The signed state right after the deal: nothing discarded, the first seat to discard."""
-    return state_to_proto(
-        start_round(dealt, deal_id=deal_id, round_number=round_number, now_ms=now_ms), key
-    )
 
 
 def _fill_formal(target: deal_pb2.FormalDeal, formal: FormalProcedure) -> None:
@@ -69,12 +60,14 @@ def _fill_formal(target: deal_pb2.FormalDeal, formal: FormalProcedure) -> None:
         )
 
 
-def deal_to_proto(dealt: Deal, key: bytes, deal_id: str = "") -> deal_pb2.DealResponse:
-    """The Deal answer; with a `deal_id` (a committed deal) the seed stays out of it."""
+def deal_to_proto(dealt: Deal, key: bytes, state: GameState, committed: bool = False
+                  ) -> deal_pb2.DealResponse:
+    """The Deal answer with its signed opening `state`; a committed deal's seed stays out of it."""
     response = deal_pb2.DealResponse(
-        seed="" if deal_id else dealt.seed,
+        seed="" if committed else dealt.seed,
         commitment=commitment_for(dealt.seed),
-        deal_id=deal_id,
+        deal_id=state.deal_id,
+        round=state.round,
         method=METHOD_TO_PROTO[dealt.method],
         game=GAME_TO_PROTO[dealt.game],
         player_count=dealt.player_count,
@@ -88,5 +81,5 @@ def deal_to_proto(dealt: Deal, key: bytes, deal_id: str = "") -> deal_pb2.DealRe
     response.wall.extend(tile_messages(dealt.wall))
     if dealt.formal is not None:
         _fill_formal(response.formal, dealt.formal)
-    response.state.CopyFrom(opening_state(dealt, key))
+    response.state.CopyFrom(state_to_proto(state, key))
     return response

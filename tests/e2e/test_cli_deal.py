@@ -76,7 +76,8 @@ def test_deal_json_prints_every_field_defaults_included(okey_deal):
     data = json.loads(okey_deal("--seed", "7", "--json").stdout)
     assert data["dealerSeat"] == 0
     assert data["racks"][0]["seat"] == 0
-    assert data["dealId"] == ""
+    assert len(data["dealId"]) == 32  # a seeded deal's id, derived from its seed
+    assert data["round"] == 1
     first_tile = data["racks"][0]["tiles"][0]
     assert set(first_tile) == {"color", "number", "falseJoker", "copy"}
 

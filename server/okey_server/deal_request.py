@@ -1,0 +1,64 @@
+"""A DealRequest turned into the engine's deal: one place for the Deal RPC and for Replay."""
+
+from __future__ import annotations
+
+import secrets
+from typing import NamedTuple
+
+from okey.v1 import deal_pb2
+from okey_rules.deal import deal
+from okey_rules.deal_fairness import derive_seed, seeded_deal_id
+from okey_rules.deal_types import Deal
+from okey_rules.errors import InvalidInputError
+from okey_rules.game import start_round
+from okey_rules.game_types import GameState
+
+from okey_server.convert_deal import method_from_proto
+from okey_server.convert_ruleset import ruleset_from_proto
+from okey_server.convert_time import timestamp_ms
+
+FRESH_SEED_BYTES = 32  # a seed the server draws: 64 hex digits
+DEAL_ID_BYTES = 16  # a committed deal's id: 32 hex digits
+
+
+class DealtRound(NamedTuple):
+    """A deal as a request asked for it, with its opening game state."""
+
+    deal: Deal
+    deal_id: str
+    committed: bool  # the seed stays secret until RevealSeed
+    state: GameState  # bound to the deal id and the round
+
+
+def deal_for_request(request: deal_pb2.DealRequest, key: bytes) -> DealtRound:
+    """The deal a request asks for, its deal id and its opening state."""
+    rules = ruleset_from_proto(request.preset, request.ruleset)
+    method = method_from_proto(request.method)
+    deal_id = ""
+    if request.commit:
+        if request.seed:
+            raise InvalidInputError(
+                "seed", "a committed deal takes its seed from the server: leave seed empty"
+            )
+        deal_id = secrets.token_hex(DEAL_ID_BYTES)
+        seed = derive_seed(key, deal_id)
+    else:
+        seed = request.seed or secrets.token_hex(FRESH_SEED_BYTES)
+    dealt = deal(
+        rules,
+        request.player_count,
+        request.dealer_seat,
+        method,
+        seed=seed,
+        dice=list(request.dice),
+    )
+    committed = bool(deal_id)
+    if not committed:
+        deal_id = seeded_deal_id(seed)
+    state = start_round(
+        dealt,
+        deal_id=deal_id,
+        round_number=request.round or 1,
+        now_ms=timestamp_ms(request.now) if request.HasField("now") else None,
+    )
+    return DealtRound(dealt, deal_id, committed, state)
