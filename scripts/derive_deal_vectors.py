@@ -78,6 +78,15 @@ def shuffle(stream: Stream) -> list[int]:
     return a
 
 
+def mixed_seed(seed: str, client_seeds: list[str]) -> str:
+    """docs/dealing.md, "Client seeds": hex SHA-256 of the label and the length-prefixed seeds."""
+    data = b"okey.v1.client-seeds\x00"
+    for text in [seed, *client_seeds]:
+        raw = text.encode("utf-8")
+        data += struct.pack(">I", len(raw)) + raw
+    return hashlib.sha256(data).hexdigest()
+
+
 # --- tiles ------------------------------------------------------------------
 
 
@@ -288,6 +297,9 @@ def expected_response(request: dict[str, Any]) -> dict[str, Any]:
     The opening state is opaque to clients, so a vector does not pin it.
     """
     seed = request["seed"]
+    client_seeds = request.get("clientSeeds", [])
+    # The shuffle runs on the mixed seed; seed and commitment stay the base seed's.
+    shuffle_seed = mixed_seed(seed, client_seeds) if client_seeds else seed
     ruleset = request.get("ruleset", {})
     is_101 = request.get("preset") == "101" or ruleset.get("game") == "GAME_OKEY_101"
     players = request.get("playerCount", 0) or 4
@@ -295,17 +307,18 @@ def expected_response(request: dict[str, Any]) -> dict[str, Any]:
     formal = request.get("method") == "DEAL_METHOD_FORMAL"
     drawable_last = ruleset.get("indicatorDrawableLast", False)
     if formal:
-        deal = deal_formal(seed, dealer, request.get("dice"), drawable_last)
+        deal = deal_formal(shuffle_seed, dealer, request.get("dice"), drawable_last)
     elif is_101:
-        deal = deal_101(seed, dealer, drawable_last)
+        deal = deal_101(shuffle_seed, dealer, drawable_last)
     else:
-        deal = deal_informal(seed, players, dealer, drawable_last)
+        deal = deal_informal(shuffle_seed, players, dealer, drawable_last)
     okey = okey_face(deal.indicator)
-    return {
+    deal_id_digest = hashlib.sha256(b"okey.v1.deal-id\x00" + shuffle_seed.encode("utf-8"))
+    response: dict[str, Any] = {
         "seed": seed,
         "commitment": hashlib.sha256(seed.encode("utf-8")).hexdigest(),
-        # docs/dealing.md, "Deal ids": a seeded deal's id comes from its seed.
-        "dealId": hashlib.sha256(b"okey.v1.deal-id\x00" + seed.encode("utf-8")).hexdigest()[:32],
+        # docs/dealing.md, "Deal ids": a seeded deal's id comes from the seed its shuffle ran on.
+        "dealId": deal_id_digest.hexdigest()[:32],
         "method": "DEAL_METHOD_FORMAL" if formal else "DEAL_METHOD_INFORMAL",
         "game": "GAME_OKEY_101" if is_101 else "GAME_CLASSIC",
         "playerCount": players,
@@ -321,6 +334,9 @@ def expected_response(request: dict[str, Any]) -> dict[str, Any]:
         "formal": formal_json(deal.formal),  # null: not set for an informal deal
         "round": request.get("round", 0) or 1,
     }
+    if client_seeds:  # echoed as given (an empty list is not written in protobuf JSON)
+        response["clientSeeds"] = list(client_seeds)
+    return response
 
 
 # --- the vectors ----------------------------------------------------------------
@@ -461,6 +477,12 @@ def informal_cases() -> list[Case]:
             "deal-informal-seed-of-256-bytes",
             "docs/dealing.md: a seed may have up to 256 UTF-8 bytes (128 two-byte characters)",
             {"seed": "ğ" * 128, "playerCount": 2},
+        ),
+        _ok(
+            "deal-informal-client-seeds-mixed-into-the-shuffle",
+            "docs/dealing.md, Client seeds: seed 42 with client seeds alice, bob deals from the"
+            " mixed seed (K12); seed and commitment stay those of 42",
+            {"seed": "42", "clientSeeds": ["alice", "bob"]},
         ),
     ]
 
@@ -692,6 +714,24 @@ def error_cases() -> list[Case]:
             "ruleset.proto: the presets are classic, okey.gg and 101",
             {"seed": "42", "preset": "okey-102"},
             "preset",
+        ),
+        _error(
+            "deal-error-nine-client-seeds",
+            "docs/dealing.md, Client seeds: at most 8 client seeds",
+            {"seed": "42", "clientSeeds": [f"player {n}" for n in range(9)]},
+            "client_seeds",
+        ),
+        _error(
+            "deal-error-empty-client-seed",
+            "docs/dealing.md, Client seeds: each client seed has 1-256 UTF-8 bytes",
+            {"seed": "42", "clientSeeds": ["alice", ""]},
+            "client_seeds[1]",
+        ),
+        _error(
+            "deal-error-deal-id-with-a-seed",
+            "docs/dealing.md, Fairness you can verify: a deal from a CommitSeed id takes no seed",
+            {"seed": "42", "dealId": "0123456789abcdef0123456789abcdef"},
+            "seed",
         ),
     ]
 

@@ -4,7 +4,9 @@ Stateless commit-and-reveal (docs/dealing.md, "Fairness you can verify"):
 the server picks a random deal id, derives the seed as
 HMAC-SHA256(key, "okey-seed\\0" || deal id) and publishes only SHA-256 of the
 seed. Later it recomputes the seed from the id alone; anyone can check it
-against the commitment and re-derive the deal.
+against the commitment and re-derive the deal. Players' client seeds are
+mixed into the seed the shuffle runs on (docs/dealing.md, "Client seeds"),
+so a server that committed first cannot steer the deal they add entropy to.
 
 >>> seed = derive_seed(b"k" * 32, "00" * 16)
 >>> len(seed), commitment_for(seed) == commitment_for(seed)
@@ -16,8 +18,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import struct
+from collections.abc import Sequence
 
 from okey_rules.errors import InvalidInputError
+from okey_rules.shuffle import MAX_SEED_BYTES, seed_bytes
 
 SEED_LABEL = b"okey-seed\x00"
 DEAL_ID_HEX_DIGITS = 32
@@ -49,3 +54,52 @@ def seeded_deal_id(seed: str) -> str:
 def commitment_for(seed: str) -> str:
     """The public commitment to a seed: hex SHA-256 of its UTF-8 bytes."""
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+CLIENT_SEEDS_LABEL = b"okey.v1.client-seeds\x00"
+MAX_CLIENT_SEEDS = 8
+_LENGTH = struct.Struct(">I")  # u32be: every mixed-in string is prefixed by its byte length
+
+
+def client_seed_bytes(client_seeds: Sequence[str], field: str = "client_seeds") -> list[bytes]:
+    """The client seeds as UTF-8: at most 8, each 1-256 bytes, else invalid input on the field."""
+    if len(client_seeds) > MAX_CLIENT_SEEDS:
+        raise InvalidInputError(
+            field, f"{len(client_seeds)} client seeds given; at most {MAX_CLIENT_SEEDS} are allowed"
+        )
+    encoded = []
+    for index, text in enumerate(client_seeds):
+        where = f"{field}[{index}]"
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InvalidInputError(where, "a client seed must be valid Unicode text") from None
+        if not data:
+            raise InvalidInputError(where, "a client seed is empty: give 1-256 UTF-8 bytes")
+        if len(data) > MAX_SEED_BYTES:
+            raise InvalidInputError(
+                where,
+                f"the client seed is {len(data)} UTF-8 bytes; at most {MAX_SEED_BYTES} are allowed",
+            )
+        encoded.append(data)
+    return encoded
+
+
+def mixed_seed(seed: str, client_seeds: Sequence[str]) -> str:
+    """The seed the shuffle runs on when players add client seeds (docs/dealing.md, "Client seeds").
+
+    Lower-case hex of SHA-256("okey.v1.client-seeds\\0" || u32be(len(seed)) ||
+    seed || for each client seed in order: u32be(len) || its bytes), all
+    strings as UTF-8 and lengths in bytes. Every string is length-prefixed,
+    so no two lists of strings hash the same input ("ab" + "c" is not
+    "a" + "bc"). Client seeds are checked as `client_seed_bytes` checks them.
+    """
+    parts = [CLIENT_SEEDS_LABEL]
+    for data in (seed_bytes(seed), *client_seed_bytes(client_seeds)):
+        parts += (_LENGTH.pack(len(data)), data)
+    return hashlib.sha256(b"".join(parts)).hexdigest()
+
+
+def shuffle_seed(seed: str, client_seeds: Sequence[str]) -> str:
+    """The seed the deal is computed from: `seed` itself, or mixed with the client seeds if any."""
+    return mixed_seed(seed, client_seeds) if client_seeds else seed

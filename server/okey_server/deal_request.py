@@ -7,7 +7,12 @@ from typing import NamedTuple
 
 from okey.v1 import deal_pb2
 from okey_rules.deal import deal
-from okey_rules.deal_fairness import derive_seed, seeded_deal_id
+from okey_rules.deal_fairness import (
+    check_deal_id,
+    derive_seed,
+    seeded_deal_id,
+    shuffle_seed,
+)
 from okey_rules.deal_types import Deal
 from okey_rules.errors import InvalidInputError
 from okey_rules.game import start_round
@@ -22,43 +27,74 @@ DEAL_ID_BYTES = 16  # a committed deal's id: 32 hex digits
 
 
 class DealtRound(NamedTuple):
-    """A deal as a request asked for it, with its opening game state."""
+    """A deal as a request asked for it, with its opening game state.
+
+    `seed` is the base seed (the one the commitment covers and RevealSeed
+    gives back); with client seeds, `deal.seed` is the mixed seed the
+    shuffle ran on (docs/dealing.md, "Client seeds").
+    """
 
     deal: Deal
     deal_id: str
     committed: bool  # the seed stays secret until RevealSeed
     state: GameState  # bound to the deal id and the round
+    seed: str
+    client_seeds: tuple[str, ...]
+
+
+def new_deal_id() -> str:
+    """A fresh committed deal id: 16 secure random bytes as 32 lower-case hex digits."""
+    return secrets.token_hex(DEAL_ID_BYTES)
+
+
+def _committed_seed(request: deal_pb2.DealRequest, key: bytes) -> tuple[str, str]:
+    """(deal id, secret seed) of a committed request, or ("", "") for a seeded one."""
+    if request.deal_id:
+        check_deal_id(request.deal_id)
+        if request.seed:
+            raise InvalidInputError(
+                "seed", "a deal from a CommitSeed id takes its seed from the server: leave seed"
+                " empty",
+            )
+        if request.commit:
+            raise InvalidInputError(
+                "commit", "a deal from a CommitSeed id is committed already: leave commit unset"
+            )
+        return request.deal_id, derive_seed(key, request.deal_id)
+    if request.commit:
+        if request.seed:
+            raise InvalidInputError(
+                "seed", "a committed deal takes its seed from the server: leave seed empty"
+            )
+        deal_id = new_deal_id()
+        return deal_id, derive_seed(key, deal_id)
+    return "", ""
 
 
 def deal_for_request(request: deal_pb2.DealRequest, key: bytes) -> DealtRound:
     """The deal a request asks for, its deal id and its opening state."""
     rules = ruleset_from_proto(request.preset, request.ruleset)
     method = method_from_proto(request.method)
-    deal_id = ""
-    if request.commit:
-        if request.seed:
-            raise InvalidInputError(
-                "seed", "a committed deal takes its seed from the server: leave seed empty"
-            )
-        deal_id = secrets.token_hex(DEAL_ID_BYTES)
-        seed = derive_seed(key, deal_id)
-    else:
+    deal_id, seed = _committed_seed(request, key)
+    if not seed:
         seed = request.seed or secrets.token_hex(FRESH_SEED_BYTES)
+    client_seeds = tuple(request.client_seeds)
     dealt = deal(
         rules,
         request.player_count,
         request.dealer_seat,
         method,
-        seed=seed,
+        seed=shuffle_seed(seed, client_seeds),
         dice=list(request.dice),
     )
     committed = bool(deal_id)
     if not committed:
-        deal_id = seeded_deal_id(seed)
+        # From the seed the shuffle ran on, so client seeds give the deal another id.
+        deal_id = seeded_deal_id(dealt.seed)
     state = start_round(
         dealt,
         deal_id=deal_id,
         round_number=request.round or 1,
         now_ms=timestamp_ms(request.now) if request.HasField("now") else None,
     )
-    return DealtRound(dealt, deal_id, committed, state)
+    return DealtRound(dealt, deal_id, committed, state, seed, client_seeds)

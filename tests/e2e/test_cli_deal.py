@@ -13,14 +13,20 @@ from google.protobuf import json_format
 from okey.v1 import deal_pb2
 from okey_rules import format_tile, preset
 from okey_rules.deal import deal
+from okey_rules.deal_fairness import mixed_seed
 from okey_rules.deal_types import DealMethod, rack_notation
 from okey_rules.errors import InvalidInputError
+from okey_rules.game import apply_move
+from okey_rules.game_types import Move, MoveKind, Phase
+from okey_rules.tiles import Tile
+from okey_server.convert_state import state_from_proto, state_to_proto
 
 pytestmark = pytest.mark.e2e
 
 OKEY = Path(sys.executable).with_name("okey")
 COMMAND = [str(OKEY)] if OKEY.exists() else [sys.executable, "-m", "okey_cli.main"]
 RUN_DEADLINE_S = 60  # a bound for a CLI run to finish, not a timing assertion
+KEY = b"cli deal test key"  # the key of the `keyed_server` (the tests re-sign finished states)
 
 
 def okey(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -107,24 +113,123 @@ def test_formal_deal_with_table_dice_shows_who_took_what(okey_deal):
     assert f"indicator {format_tile(expected.indicator_tile)}" in result.stdout
 
 
-def test_commit_reveal_verify_round_trip(okey_deal, grpc_server, tmp_path):
-    committed = okey_deal("--commit", "--json", "--players", "3")
+@pytest.fixture
+def keyed_server(make_server) -> str:
+    """The address of a server signing with KEY, so a test can finish a round's state."""
+    _, port = make_server(signing_key=KEY)
+    return f"127.0.0.1:{port}"
+
+
+def finished_state_file(saved_deal: str, path: Path) -> Path:
+    """The round of a saved `okey deal --json` played to its end (each seat draws and throws
+    the tile back until the wall is empty, then the round ends drawn, docs/rules.md §8.5),
+    signed with KEY as the game service would, and saved as GameState JSON."""
+    opening = json_format.Parse(saved_deal, deal_pb2.DealResponse()).state
+    state = state_from_proto(opening, KEY)
+    while state.phase is not Phase.ROUND_OVER:
+        seat = state.turn
+        if state.phase is Phase.DRAW:
+            move = Move(MoveKind.DRAW_FROM_WALL if state.wall else MoveKind.END_ROUND, seat)
+        else:
+            move = Move(MoveKind.DISCARD, seat, Tile.from_code(state.seats[seat].rack[-1]))
+        result = apply_move(state, move)
+        assert result.legal, result.message
+        assert result.state is not None
+        state = result.state
+    path.write_text(json_format.MessageToJson(state_to_proto(state, KEY)))
+    return path
+
+
+def test_commit_reveal_verify_round_trip(keyed_server, tmp_path):
+    """docs/dealing.md, Fairness you can verify: commit, play, reveal with the finished
+    state, verify (by --reveal and by --seed)."""
+    committed = okey("deal", "--commit", "--json", "--players", "3", "--server", keyed_server)
     assert committed.returncode == 0, committed.stderr
     saved = tmp_path / "deal.json"
     saved.write_text(committed.stdout)
     data = json.loads(committed.stdout)
     assert data["seed"] == ""  # withheld until revealed
     assert data["commitment"]
+    finished = finished_state_file(committed.stdout, tmp_path / "finished.json")
 
-    verified = okey("deal", "verify", str(saved), "--reveal", "--server", grpc_server)
+    verified = okey("deal", "verify", str(saved), "--reveal", "--state", str(finished),
+                    "--server", keyed_server)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "OK" in verified.stdout
 
-    revealed = okey("deal", "reveal", data["dealId"], "--server", grpc_server)
+    revealed = okey("deal", "reveal", data["dealId"], "--state", str(finished),
+                    "--server", keyed_server)
     assert revealed.returncode == 0, revealed.stderr
     seed = revealed.stdout.split()[1]
     by_seed = okey("deal", "verify", "-", "--seed", seed, stdin=committed.stdout)
     assert by_seed.returncode == 0, by_seed.stdout
+
+
+def test_commit_seed_then_client_seeds_then_reveal_and_verify(keyed_server, tmp_path):
+    """docs/dealing.md, Client seeds: `okey deal commit`, then a deal from that id with the
+    players' client seeds; after the round the revealed seed mixed with them re-deals it."""
+    commit = okey("deal", "commit", "--json", "--server", keyed_server)
+    assert commit.returncode == 0, commit.stderr
+    promise = json.loads(commit.stdout)
+    client_seeds = ["alice's words", "bob: 3 5 1"]
+    flags = [arg for seed in client_seeds for arg in ("--client-seed", seed)]
+    dealt = okey("deal", "--deal-id", promise["dealId"], *flags, "--json",
+                 "--server", keyed_server)
+    assert dealt.returncode == 0, dealt.stderr
+    data = json.loads(dealt.stdout)
+    assert data["clientSeeds"] == client_seeds
+    assert data["commitment"] == promise["commitment"]
+    assert data["seed"] == ""
+    saved = tmp_path / "deal.json"
+    saved.write_text(dealt.stdout)
+    finished = finished_state_file(dealt.stdout, tmp_path / "finished.json")
+
+    verified = okey("deal", "verify", str(saved), "--reveal", "--state", str(finished),
+                    "--server", keyed_server)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "mixed with the 2 client seeds" in verified.stdout
+
+    revealed = okey("deal", "reveal", promise["dealId"], "--state", str(finished), "--json",
+                    "--server", keyed_server)
+    seed = json.loads(revealed.stdout)["seed"]
+    expected = deal(seed=mixed_seed(seed, client_seeds))
+    assert [[_code(t) for t in rack.tiles]
+            for rack in json_format.Parse(dealt.stdout, deal_pb2.DealResponse()).racks] == [
+        list(rack) for rack in expected.racks
+    ]
+
+
+def test_reveal_before_the_round_is_over_is_refused(keyed_server, tmp_path):
+    """RevealSeed needs the finished state: the deal's own opening state (read from the saved
+    deal, which carries it as "state") is refused, exit 2."""
+    dealt = okey("deal", "--commit", "--json", "--server", keyed_server)
+    saved = tmp_path / "deal.json"
+    saved.write_text(dealt.stdout)
+    result = okey("deal", "reveal", json.loads(dealt.stdout)["dealId"], "--state", str(saved),
+                  "--server", keyed_server)
+    assert result.returncode == 2
+    assert "invalid input: state:" in result.stderr
+    assert "not over" in result.stderr
+
+
+def test_verify_reveal_needs_the_finished_state(okey_deal, grpc_server, tmp_path):
+    """`okey deal verify --reveal` without --state says what RevealSeed needs, exit 2."""
+    saved = tmp_path / "deal.json"
+    saved.write_text(okey_deal("--commit", "--json").stdout)
+    result = okey("deal", "verify", str(saved), "--reveal", "--server", grpc_server)
+    assert result.returncode == 2
+    assert "--state" in result.stderr
+
+
+def test_client_seeds_are_shown_and_mixed_into_a_seeded_deal(okey_deal):
+    """docs/dealing.md, Client seeds: the text output lists them; the racks are the mixed
+    seed's."""
+    result = okey_deal("--seed", "42", "--client-seed", "alice", "--client-seed", "bob")
+    assert result.returncode == 0, result.stderr
+    assert 'client seeds "alice", "bob"' in result.stdout
+    expected = deal(seed=mixed_seed("42", ["alice", "bob"]))
+    line = next(x for x in result.stdout.splitlines() if x.startswith("seat 1 "))
+    assert line.endswith(rack_notation(expected.racks[1]))
 
 
 def test_verify_fails_on_a_wrong_seed(okey_deal, tmp_path):
@@ -167,10 +272,13 @@ def test_bad_input_is_one_line_naming_the_field_exit_2(okey_deal, args, field):
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_verify_a_committed_formal_deal_with_dice_from_the_seed(okey_deal, grpc_server, tmp_path):
-    committed = okey_deal("--commit", "--formal", "--dealer", "2", "--json")
+def test_verify_a_committed_formal_deal_with_dice_from_the_seed(keyed_server, tmp_path):
+    committed = okey("deal", "--commit", "--formal", "--dealer", "2", "--json",
+                     "--server", keyed_server)
     assert committed.returncode == 0, committed.stderr
     saved = tmp_path / "deal.json"
     saved.write_text(committed.stdout)
-    verified = okey("deal", "verify", str(saved), "--reveal", "--server", grpc_server)
+    finished = finished_state_file(committed.stdout, tmp_path / "finished.json")
+    verified = okey("deal", "verify", str(saved), "--reveal", "--state", str(finished),
+                    "--server", keyed_server)
     assert verified.returncode == 0, verified.stdout + verified.stderr

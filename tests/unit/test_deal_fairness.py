@@ -1,12 +1,21 @@
-"""Commit-and-reveal seeds (docs/dealing.md, "Fairness you can verify")."""
+"""Commit-and-reveal seeds and client seeds (docs/dealing.md, "Fairness you can verify",
+"Client seeds")."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import re
+from pathlib import Path
 
 import pytest
-from okey_rules.deal_fairness import check_deal_id, commitment_for, derive_seed
+from okey_rules.deal_fairness import (
+    check_deal_id,
+    commitment_for,
+    derive_seed,
+    mixed_seed,
+    shuffle_seed,
+)
 from okey_rules.errors import InvalidInputError
 
 KEY = bytes(range(32))
@@ -40,3 +49,88 @@ def test_malformed_deal_id_is_invalid_input(deal_id):
     with pytest.raises(InvalidInputError) as error:
         check_deal_id(deal_id)
     assert error.value.field == "deal_id"
+
+
+# --- client seeds (docs/dealing.md, "Client seeds") ----------------------------------------
+
+
+def _spec_mix(seed: bytes, client_seeds: list[bytes]) -> str:
+    """The documented mix written out with hashlib: label, then each string length-prefixed."""
+    data = b"okey.v1.client-seeds\x00" + len(seed).to_bytes(4, "big") + seed
+    for raw in client_seeds:
+        data += len(raw).to_bytes(4, "big") + raw
+    return hashlib.sha256(data).hexdigest()
+
+
+def test_mixed_seed_is_the_documented_sha256_of_length_prefixed_seeds():
+    """Client seeds: hex SHA-256("okey.v1.client-seeds\\0" || u32be(len) || bytes ...)."""
+    expected = hashlib.sha256(
+        b"okey.v1.client-seeds\x00"
+        + b"\x00\x00\x00\x02" + b"42"
+        + b"\x00\x00\x00\x05" + b"alice"
+        + b"\x00\x00\x00\x04" + "çay".encode()
+    ).hexdigest()
+    assert mixed_seed("42", ["alice", "çay"]) == expected
+
+
+@pytest.mark.parametrize(
+    ("seed", "client_seeds"),
+    [("s", ["a"]), ("Ğüşİöç", ["🀄", "x" * 256]), ("x" * 256, ["p"] * 8)],
+)
+def test_mixed_seed_matches_the_spec_for_any_input(seed, client_seeds):
+    """Client seeds: bytes are UTF-8, lengths in bytes (multi-byte characters count as bytes)."""
+    expected = _spec_mix(seed.encode(), [c.encode() for c in client_seeds])
+    assert mixed_seed(seed, client_seeds) == expected
+
+
+def test_documented_client_seed_example_is_what_the_formula_gives():
+    """docs/dealing.md's worked example of the mix is the formula's own answer."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "dealing.md").read_text()
+    match = re.search(r"client seeds `alice`, `bob`: mixed seed `([0-9a-f]{64})`", text)
+    assert match, "docs/dealing.md lost its client-seed example"
+    assert match[1] == _spec_mix(b"42", [b"alice", b"bob"]) == mixed_seed("42", ["alice", "bob"])
+
+
+def test_client_seed_boundaries_cannot_be_shifted():
+    """Client seeds: each string is length-prefixed, so ("ab", "c") and ("a", "bc") differ."""
+    assert mixed_seed("s", ["ab", "c"]) != mixed_seed("s", ["a", "bc"])
+    assert mixed_seed("sa", ["b"]) != mixed_seed("s", ["ab"])
+
+
+def test_client_seed_order_matters():
+    """Client seeds are mixed in the order given."""
+    assert mixed_seed("s", ["a", "b"]) != mixed_seed("s", ["b", "a"])
+
+
+def test_without_client_seeds_the_shuffle_runs_on_the_seed_itself():
+    """Client seeds: an empty list leaves the seed (and so every existing deal) unchanged."""
+    assert shuffle_seed("42", []) == "42"
+    assert shuffle_seed("42", ["a"]) == mixed_seed("42", ["a"])
+
+
+@pytest.mark.parametrize(
+    ("client_seeds", "field"),
+    [
+        (["p"] * 9, "client_seeds"),
+        (["a", ""], "client_seeds[1]"),
+        (["x" * 257], "client_seeds[0]"),
+        (["a", "b", "ğ" * 129], "client_seeds[2]"),  # 258 UTF-8 bytes
+    ],
+)
+def test_client_seed_limits(client_seeds, field):
+    """deal.proto: at most 8 client seeds, each 1-256 UTF-8 bytes."""
+    with pytest.raises(InvalidInputError) as error:
+        mixed_seed("s", client_seeds)
+    assert error.value.field == field
+
+
+def test_eight_client_seeds_of_256_bytes_are_within_the_limits():
+    """deal.proto: 8 client seeds of 256 bytes each are allowed (the limits are inclusive)."""
+    assert len(mixed_seed("s", ["ğ" * 128] * 8)) == 64
+
+
+def test_the_base_seed_keeps_its_own_limits_when_mixed():
+    """docs/dealing.md, The seed: 1-256 UTF-8 bytes, with or without client seeds."""
+    with pytest.raises(InvalidInputError) as error:
+        mixed_seed("x" * 257, ["a"])
+    assert error.value.field == "seed"

@@ -1,21 +1,23 @@
-"""`okey deal`: deals through DealService, reveals committed seeds, verifies saved deals.
+"""`okey deal`: deals through DealService, commits and reveals seeds, verifies saved deals.
 
 `okey deal verify` recomputes the deal on this machine with the okey_rules
-library from the revealed seed, so the check does not trust the server that
-dealt; see docs/dealing.md, "Fairness you can verify".
+library from the revealed seed (mixed with the saved client seeds), so the
+check does not trust the server that dealt; see docs/dealing.md, "Fairness
+you can verify" and "Client seeds".
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import sys
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from google.protobuf import json_format
-from okey.v1 import deal_pb2, deal_pb2_grpc, ruleset_pb2, tile_pb2
+from okey.v1 import deal_pb2, deal_pb2_grpc, ruleset_pb2, state_pb2, tile_pb2
 
 from okey_cli import render, rpc
 from okey_cli.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, CliError
@@ -23,16 +25,20 @@ from okey_cli.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, CliError
 _GAMES = {"classic": ruleset_pb2.GAME_CLASSIC, "101": ruleset_pb2.GAME_OKEY_101}
 _COLOURS = (tile_pb2.COLOR_RED, tile_pb2.COLOR_YELLOW, tile_pb2.COLOR_BLUE, tile_pb2.COLOR_BLACK)
 _FACES = 53  # packed code = copy * 53 + face; face 52 = false joker (docs/dealing.md)
+_STATE_HELP = (
+    "the round's finished state as JSON: a GameState, or a saved answer carrying it as "
+    '"state" (- for stdin)'
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "deal",
-        help="deal a round from a seed (also: reveal, verify)",
+        help="deal a round from a seed (also: commit, reveal, verify)",
         description=(
             "Deals one round through DealService/Deal and prints each seat's rack, the "
-            "indicator and the okey. `okey deal reveal` and `okey deal verify` check a "
-            "committed deal (docs/dealing.md)."
+            "indicator and the okey. `okey deal commit`, `okey deal reveal` and `okey deal "
+            "verify` make and check a committed deal (docs/dealing.md)."
         ),
     )
     parser.add_argument("--seed", default="", help="the seed (any text); default: a fresh one")
@@ -55,16 +61,40 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--commit", action="store_true",
         help="a committed deal: the server keeps the seed and returns its SHA-256 and a deal id",
     )
+    parser.add_argument(
+        "--deal-id", default="", metavar="ID",
+        help="deal from the seed committed by `okey deal commit` under this deal id",
+    )
+    parser.add_argument(
+        "--client-seed", dest="client_seeds", action="append", default=[], metavar="TEXT",
+        help="a player's own entropy, mixed into the shuffle (repeat, in order; at most 8)",
+    )
     parser.add_argument("--json", action="store_true", help="print the Deal response as JSON")
     rpc.add_server_options(parser)
     parser.set_defaults(func=run_deal)
 
     commands = parser.add_subparsers(dest="deal_command", metavar="COMMAND")
+    commit = commands.add_parser(
+        "commit", help="commit to a secret seed before the players give client seeds",
+        description=(
+            "Asks DealService/CommitSeed for a new deal id and the commitment (SHA-256) of "
+            "its secret seed. Publish the commitment; then deal with --deal-id ID and the "
+            "players' --client-seed values."
+        ),
+    )
+    commit.add_argument("--json", action="store_true", help="print the response as JSON")
+    rpc.add_server_options(commit)
+    commit.set_defaults(func=run_commit)
+
     reveal = commands.add_parser(
-        "reveal", help="reveal a committed deal's seed",
-        description="Asks DealService/RevealSeed for the seed of a committed deal.",
+        "reveal", help="reveal a committed deal's seed once its round is over",
+        description=(
+            "Asks DealService/RevealSeed for the seed of a committed deal. The server "
+            "reveals it only with the round's finished state."
+        ),
     )
     reveal.add_argument("deal_id", help="the deal id of a committed deal (32 hex digits)")
+    reveal.add_argument("--state", required=True, metavar="FILE", help=_STATE_HELP)
     reveal.add_argument("--json", action="store_true", help="print the response as JSON")
     rpc.add_server_options(reveal)
     reveal.set_defaults(func=run_reveal)
@@ -81,8 +111,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     source = verify.add_mutually_exclusive_group()
     source.add_argument("--seed", default=None, help="the revealed seed")
     source.add_argument(
-        "--reveal", action="store_true", help="ask the server (RevealSeed) for the seed"
+        "--reveal", action="store_true",
+        help="ask the server (RevealSeed) for the seed; needs --state",
     )
+    verify.add_argument("--state", default=None, metavar="FILE", help=_STATE_HELP)
     rpc.add_server_options(verify)
     verify.set_defaults(func=run_verify)
 
@@ -102,6 +134,8 @@ def build_request(args: argparse.Namespace) -> deal_pb2.DealRequest:
         seed=args.seed,
         dice=args.dice,
         commit=args.commit,
+        deal_id=args.deal_id,
+        client_seeds=args.client_seeds,
         method=deal_pb2.DEAL_METHOD_FORMAL if args.formal else deal_pb2.DEAL_METHOD_INFORMAL,
     )
     if args.game is not None:
@@ -122,17 +156,44 @@ def run_deal(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_commit(args: argparse.Namespace) -> int:
+    address = rpc.server_address(args)
+    response = rpc.unary(
+        address, args.timeout, deal_pb2_grpc.DealServiceStub, "CommitSeed",
+        deal_pb2.CommitSeedRequest(),
+    )
+    rpc.print_answer(
+        response, args.json,
+        lambda: f"deal id {response.deal_id}\ncommitment {response.commitment}",
+    )
+    return EXIT_OK
+
+
 def run_reveal(args: argparse.Namespace) -> int:
     address = rpc.server_address(args)
-    response = _reveal(args.deal_id, address, args.timeout)
+    response = _reveal(args.deal_id, load_state(args.state), address, args.timeout)
     rpc.print_answer(
         response, args.json, lambda: f"seed {response.seed}\ncommitment {response.commitment}"
     )
     return EXIT_OK
 
 
-def _reveal(deal_id: str, address: str, timeout: float) -> deal_pb2.RevealSeedResponse:
-    request = deal_pb2.RevealSeedRequest(deal_id=deal_id)
+def load_state(file: str) -> state_pb2.GameState:
+    """A saved GameState (protobuf JSON), alone or as the `state` of a saved answer."""
+    try:
+        data = json.loads(sys.stdin.read() if file == "-" else Path(file).read_text())
+        if isinstance(data, dict) and isinstance(data.get("state"), dict):
+            data = data["state"]
+        # Unknown fields are kept out, not refused: the server's MAC check judges the state.
+        return json_format.ParseDict(data, state_pb2.GameState(), ignore_unknown_fields=True)
+    except (OSError, ValueError, json_format.ParseError, UnicodeDecodeError) as error:
+        raise CliError(f"cannot read a game state from {file}: {error}", EXIT_BAD_INPUT) from None
+
+
+def _reveal(
+    deal_id: str, state: state_pb2.GameState, address: str, timeout: float
+) -> deal_pb2.RevealSeedResponse:
+    request = deal_pb2.RevealSeedRequest(deal_id=deal_id, state=state)
     response: deal_pb2.RevealSeedResponse = rpc.unary(
         address, timeout, deal_pb2_grpc.DealServiceStub, "RevealSeed", request
     )
@@ -171,6 +232,9 @@ def deal_text(response: deal_pb2.DealResponse, painter: render.Painter) -> str:
     else:
         lines.append(f"deal id {response.deal_id} (committed: seed withheld)")
     lines.append(f"commitment {response.commitment}")
+    if response.client_seeds:
+        seeds = ", ".join(json.dumps(seed, ensure_ascii=False) for seed in response.client_seeds)
+        lines.append(f"client seeds {seeds}")
     lines.append(
         f"{game}, {response.player_count} players, {method} deal, dealer seat "
         f"{response.dealer_seat}, first to discard: seat {response.first_seat}"
@@ -222,8 +286,10 @@ def load_saved_deal(file: str) -> deal_pb2.DealResponse:
 
 
 def recompute(saved: deal_pb2.DealResponse, seed: str) -> Any:
-    """The deal the engine deals from `seed` with the saved deal's parameters."""
+    """The deal the engine deals from `seed` (and the saved client seeds) with the saved
+    deal's parameters."""
     from okey_rules.deal import deal
+    from okey_rules.deal_fairness import shuffle_seed
     from okey_rules.deal_types import DealMethod
     from okey_rules.errors import InvalidInputError
     from okey_rules.ruleset import Game, Ruleset
@@ -242,7 +308,7 @@ def recompute(saved: deal_pb2.DealResponse, seed: str) -> Any:
             saved.player_count,
             saved.dealer_seat,
             DealMethod.FORMAL if formal else DealMethod.INFORMAL,
-            seed=seed,
+            seed=shuffle_seed(seed, list(saved.client_seeds)),
             dice=list(saved.formal.dice) if formal and saved.formal.dice_given else None,
         )
     except InvalidInputError as error:
@@ -269,12 +335,20 @@ def compare(saved: deal_pb2.DealResponse, dealt: Any) -> list[str]:
 
 def run_verify(args: argparse.Namespace) -> int:
     saved = load_saved_deal(args.file)
+    if args.state is not None and not args.reveal:
+        raise CliError("--state goes with --reveal (it is what RevealSeed needs)", EXIT_BAD_INPUT)
     if args.seed is not None:
         seed = args.seed
     elif args.reveal:
         if not saved.deal_id:
             raise CliError("the saved deal has no deal id to reveal", EXIT_BAD_INPUT)
-        seed = _reveal(saved.deal_id, rpc.server_address(args), args.timeout).seed
+        if args.state is None:
+            raise CliError(
+                "--reveal needs --state FILE: the server reveals the seed only with the"
+                " round's finished state", EXIT_BAD_INPUT,
+            )
+        state = load_state(args.state)
+        seed = _reveal(saved.deal_id, state, rpc.server_address(args), args.timeout).seed
     elif saved.seed:
         seed = saved.seed
     else:
@@ -292,5 +366,6 @@ def run_verify(args: argparse.Namespace) -> int:
             print(f"FAIL: {problem}")
         return EXIT_FAILED
     print(f"OK: SHA-256 of seed {seed} is the commitment {saved.commitment}")
-    print("OK: the seed deals exactly the saved indicator, racks and wall")
+    mixed = f" mixed with the {len(saved.client_seeds)} client seeds" if saved.client_seeds else ""
+    print(f"OK: the seed{mixed} deals exactly the saved indicator, racks and wall")
     return EXIT_OK

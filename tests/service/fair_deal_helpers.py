@@ -1,0 +1,31 @@
+"""Helpers for the fair-deal service tests: a round played to its end with the engine."""
+
+from __future__ import annotations
+
+from okey.v1 import state_pb2
+from okey_rules.game import apply_move
+from okey_rules.game_types import Move, MoveKind, Phase
+from okey_rules.tiles import Tile
+from okey_server.convert_state import state_from_proto, state_to_proto
+
+
+def play_to_the_end(opening: state_pb2.GameState, key: bytes) -> state_pb2.GameState:
+    """The round played out and signed again with `key` (the server's).
+
+    Every seat draws from the wall and throws the newest tile back; with the
+    wall empty the seat on turn ends the round drawn (docs/rules.md §8.5). The
+    game service is not needed: the engine plays, and the state is re-signed
+    as the server would sign it.
+    """
+    state = state_from_proto(opening, key)
+    while state.phase is not Phase.ROUND_OVER:
+        seat = state.turn
+        if state.phase is Phase.DRAW:
+            move = Move(MoveKind.DRAW_FROM_WALL if state.wall else MoveKind.END_ROUND, seat)
+        else:  # the opening discard, or the discard after a draw
+            move = Move(MoveKind.DISCARD, seat, Tile.from_code(state.seats[seat].rack[-1]))
+        result = apply_move(state, move)
+        assert result.legal, result.message
+        assert result.state is not None
+        state = result.state
+    return state_to_proto(state, key)
