@@ -82,9 +82,16 @@ export class OkeyClient {
           if (err) {
             reject(toOkeyError(err, info.path));
           } else {
-            resolve(toJson(info.responseType, /** @type {Record<string, unknown>} */ (response), {
-              emitDefaults: this.emitDefaults,
-            }));
+            // toJson throws on a value proto3 JSON cannot write (a Timestamp
+            // outside years 1-9999); inside this callback that would escape
+            // as an uncaught exception instead of failing the call.
+            try {
+              resolve(toJson(info.responseType, /** @type {Record<string, unknown>} */ (response), {
+                emitDefaults: this.emitDefaults,
+              }));
+            } catch (convertErr) {
+              reject(convertErr);
+            }
           }
         },
       );

@@ -1,6 +1,8 @@
 // Runs the language-neutral conformance vectors of tests/conformance against
 // a server: each case's request goes through OkeyClient.call, and the answer
-// must contain the expected response as a subset (or fail as expected).
+// must contain the expected response as a subset (or fail as expected). A
+// case with `given_state` first replays it through GameService/Replay and
+// sends the resulting state as its request's `state`.
 
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 
 import { CODE_NAMES, OkeyError } from './errors.js';
-import { jsonName } from './json.js';
+import { isTimestampType, jsonName, parseTimestamp } from './json.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -18,11 +20,21 @@ export const DEFAULT_VECTORS_DIR = path.resolve(HERE, '..', '..', '..', 'tests',
 
 const LONG_TYPES = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
 
+/** The keys a case may have; `given_state` is optional. */
+export const CASE_KEYS = Object.freeze(['name', 'reason', 'request', 'expect', 'given_state']);
+
+/** The service and method that turn a case's `given_state` into a state. */
+const REPLAY_SERVICE = 'okey.v1.GameService';
+const REPLAY_METHOD = 'Replay';
+
 /**
  * Where `expected` is not a subset of `actual` (both proto3 JSON of `type`).
  * Absent means the default value; objects compare key by key, recursively;
- * lists element-wise with equal length; scalars exactly. Keys may be JSON or
- * proto field names. Returns one line per mismatch; empty means a match.
+ * lists element-wise with equal length; scalars exactly; a Timestamp (an
+ * RFC 3339 string) by the instant it names, so "2026-12-01T18:00:00Z" equals
+ * "2026-12-01T21:00:00.000+03:00"; null for a message: not set. Keys may be
+ * JSON or proto field names. Returns one line per mismatch; empty means a
+ * match.
  * @param {protobuf.Type} type
  * @param {unknown} expected
  * @param {unknown} actual
@@ -90,6 +102,12 @@ function compareField(field, want, got, at, problems) {
     }
     return;
   }
+  if (want === null && field.resolvedType instanceof protobuf.Type && !isTimestampType(field.resolvedType)) {
+    // docs/conformance.md: null for a message field asserts it is not set
+    // (`"arrangement": null` for a losing hand), not "any value".
+    if (got !== null && got !== undefined) problems.push(`${at}: expected not set, got ${show(got)}`);
+    return;
+  }
   compareValue(field, want, got, at, problems);
 }
 
@@ -103,6 +121,10 @@ function compareField(field, want, got, at, problems) {
  */
 function compareValue(field, want, got, at, problems) {
   const resolved = field.resolvedType;
+  if (isTimestampType(resolved)) {
+    compareTimestamp(want, got, at, problems);
+    return;
+  }
   if (resolved instanceof protobuf.Type) {
     compareMessage(resolved, want === null ? {} : want, got, at, problems);
     return;
@@ -121,6 +143,43 @@ function compareValue(field, want, got, at, problems) {
     ? String(wantValue) === String(gotValue)
     : Object.is(normalizeFloat(wantValue), normalizeFloat(gotValue));
   if (!equal) problems.push(`${at}: expected ${show(wantValue)}, got ${show(gotValue)}`);
+}
+
+/**
+ * A Timestamp field: equal when both strings name the same instant, however
+ * written (offset, number of fractional digits). An expected null asserts
+ * that the field is not set.
+ * @param {unknown} want
+ * @param {unknown} got
+ * @param {string} at
+ * @param {string[]} problems
+ */
+function compareTimestamp(want, got, at, problems) {
+  if (want === null || want === undefined) {
+    if (got !== null && got !== undefined) problems.push(`${at}: expected no timestamp, got ${show(got)}`);
+    return;
+  }
+  let wantInstant;
+  try {
+    wantInstant = parseTimestamp(want, at);
+  } catch (err) {
+    problems.push(`${at}: the expected value is not a timestamp: ${err instanceof Error ? err.message : String(err)}`);
+    return;
+  }
+  if (got === null || got === undefined) {
+    problems.push(`${at}: expected ${show(want)}, got no timestamp`);
+    return;
+  }
+  let gotInstant;
+  try {
+    gotInstant = parseTimestamp(got, at);
+  } catch {
+    problems.push(`${at}: expected ${show(want)}, got ${show(got)}, not a timestamp`);
+    return;
+  }
+  if (wantInstant.seconds !== gotInstant.seconds || wantInstant.nanos !== gotInstant.nanos) {
+    problems.push(`${at}: expected ${show(want)}, got ${show(got)}`);
+  }
 }
 
 /**
@@ -177,12 +236,25 @@ export function fieldMatches(expected, actual) {
  * @property {string} source
  * @property {string} service
  * @property {string} method
- * @property {{name: string, reason: string, request: object, expect: {response?: object, error?: {code: string | number, field?: string}}}[]} cases
+ * @property {VectorCase[]} cases
+ */
+
+/**
+ * One case. `given_state`, when present, is a ReplayRequest in proto3 JSON:
+ * the state Replay answers becomes the request's `state`.
+ * @typedef {object} VectorCase
+ * @property {string} name
+ * @property {string} reason
+ * @property {Record<string, unknown>} request
+ * @property {{response?: object, error?: {code: string | number, field?: string}}} expect
+ * @property {Record<string, unknown>} [given_state]
  */
 
 /**
  * Reads every *.json vector file of `dir` that has the request/expect shape;
- * returns them sorted by file name, and the names of the files skipped.
+ * returns them sorted by file name, and the names of the files skipped. The
+ * keys of each case (CASE_KEYS, given_state included) are checked by
+ * runCase, so a bad key fails its case instead of hiding the file.
  * @param {string} [dir]
  * @returns {{files: VectorFile[], skipped: string[]}}
  */
@@ -220,19 +292,33 @@ export function loadVectorFiles(dir = process.env.OKEY_CONFORMANCE_DIR || DEFAUL
  * Runs one case against the server.
  * @param {import('./client.js').OkeyClient} client
  * @param {VectorFile} vectors
- * @param {VectorFile['cases'][number]} testCase
+ * @param {VectorCase} testCase
  * @returns {Promise<CaseResult>}
  */
 export async function runCase(client, vectors, testCase) {
+  /** @type {CaseResult} */
   const result = { file: vectors.file, name: testCase.name, reason: testCase.reason, passed: false, problems: [] };
+  const unknown = Object.keys(testCase).filter((k) => !CASE_KEYS.includes(k));
+  if (unknown.length > 0) {
+    result.problems.push(`unknown case key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}; a case has ${CASE_KEYS.join(', ')}`);
+    return result;
+  }
   const info = client.contract.services.get(vectors.service)?.get(vectors.method);
   if (!info) {
     result.problems.push(`no method ${vectors.service}/${vectors.method} in the loaded protos`);
     return result;
   }
   const { expect } = testCase;
+  let request = testCase.request;
+  if (testCase.given_state !== undefined) {
+    const state = await givenState(client, info.requestType, testCase.given_state, result.problems);
+    if (state === undefined) return result;
+    // The replayed state replaces any `state` the request names, under
+    // either spelling of the field (they are the same here: "state").
+    request = { ...request, state };
+  }
   try {
-    const response = await client.call(vectors.service, vectors.method, testCase.request);
+    const response = await client.call(vectors.service, vectors.method, request);
     if (expect.error) {
       result.problems.push(`expected ${expect.error.code}, got a response: ${show(response)}`);
     } else {
@@ -257,6 +343,48 @@ export async function runCase(client, vectors, testCase) {
   }
   result.passed = result.problems.length === 0;
   return result;
+}
+
+/**
+ * Plays a case's `given_state` (a ReplayRequest in proto3 JSON) through
+ * GameService/Replay and returns the state it answers, or undefined after
+ * pushing a problem line when it cannot: no state field in the request, a
+ * failed call, or a move log Replay judges illegal.
+ * @param {import('./client.js').OkeyClient} client
+ * @param {protobuf.Type} requestType the case's request message
+ * @param {unknown} given
+ * @param {string[]} problems
+ * @returns {Promise<Record<string, unknown> | undefined>}
+ */
+async function givenState(client, requestType, given, problems) {
+  if (!isObject(given)) {
+    problems.push(`given_state: expected a ReplayRequest object, got ${show(given)}`);
+    return undefined;
+  }
+  if (!requestType.fields.state) {
+    problems.push(`given_state: ${requestType.fullName.slice(1)} has no state field to put the replayed state in`);
+    return undefined;
+  }
+  let replay;
+  try {
+    replay = await client.call(REPLAY_SERVICE, REPLAY_METHOD, given);
+  } catch (err) {
+    const why = err instanceof OkeyError ? `${err.codeName}: ${err.details}` : err instanceof Error ? err.message : String(err);
+    problems.push(`given_state: ${REPLAY_SERVICE}/${REPLAY_METHOD} failed: ${why}`);
+    return undefined;
+  }
+  if (replay.legal !== true) {
+    problems.push(
+      `given_state: ${REPLAY_SERVICE}/${REPLAY_METHOD} answered legal: false, move ${String(replay.illegalIndex ?? 0)} ` +
+        `is illegal: ${String(replay.reason ?? 'ILLEGAL_REASON_UNSPECIFIED')} (${String(replay.message ?? '')})`,
+    );
+    return undefined;
+  }
+  if (!isObject(replay.state)) {
+    problems.push(`given_state: ${REPLAY_SERVICE}/${REPLAY_METHOD} answered legal: true without a state`);
+    return undefined;
+  }
+  return replay.state;
 }
 
 /**

@@ -133,3 +133,16 @@ export declare const DEFAULT_VECTORS_DIR: string;
 
 /** Whether a violation path names the expected field ("hand.tiles" matches "hand.tiles[3]", "hand.tiles[3].number"). */
 export declare function fieldMatches(expected: string, actual: string): boolean;
+
+/**
+ * An RFC 3339 timestamp (proto3 JSON of google.protobuf.Timestamp, e.g.
+ * "2026-12-01T18:00:00Z" or "2026-12-01T21:00:00.250+03:00") -> the instant
+ * as seconds since the Unix epoch and nanoseconds. Throws JsonShapeError
+ * naming `where` for anything else.
+ */
+export declare function parseTimestamp(value: unknown, where: string): { seconds: number; nanos: number };
+/**
+ * A google.protobuf.Timestamp ({seconds, nanos}) -> its proto3 JSON string:
+ * UTC with "Z" and 0, 3, 6 or 9 fractional digits.
+ */
+export declare function formatTimestamp(value: { seconds?: string | number | { toString(): string }; nanos?: number }, where?: string): string;

@@ -4,7 +4,7 @@ export { OkeyClient } from './client.js';
 export * from './okey.js';
 export { DEFAULT_PROTO_DIR, PACKAGE, contractFiles, loadContract } from './contract.js';
 export { CODE_NAMES, OkeyError, decodeStatus, encodeStatus, toOkeyError } from './errors.js';
-export { JsonShapeError, fromJson, jsonName, toJson } from './json.js';
+export { JsonShapeError, formatTimestamp, fromJson, jsonName, parseTimestamp, toJson } from './json.js';
 export {
   DEFAULT_VECTORS_DIR,
   fieldMatches,

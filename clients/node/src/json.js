@@ -6,6 +6,10 @@
 // protobufjs' camelCase differs from protoc's JSON names for fields with
 // digits (runs_13_to_1 is "runs13To1" in proto3 JSON, protobufjs would say
 // "runs_13To_1").
+//
+// google.protobuf.Timestamp has its own proto3 JSON form, an RFC 3339 string
+// ("2026-12-01T18:00:00Z"); protobufjs knows only the {seconds, nanos}
+// message, so both directions convert it here.
 
 import protobuf from 'protobufjs';
 
@@ -14,6 +18,137 @@ const FLOAT_TYPES = new Set(['float', 'double']);
 const NUMBER_TYPES = new Set([
   'int32', 'uint32', 'sint32', 'fixed32', 'sfixed32', 'float', 'double',
 ]);
+
+/** The full name protobufjs gives the well-known Timestamp type. */
+const TIMESTAMP = '.google.protobuf.Timestamp';
+
+// proto3 JSON limits a Timestamp to years 0001-9999 (four-digit years).
+const MIN_SECONDS = -62_135_596_800; // 0001-01-01T00:00:00Z
+const MAX_SECONDS = 253_402_300_799; // 9999-12-31T23:59:59Z
+
+// RFC 3339 date-time as proto3 JSON parsers take it: upper-case T and Z, at
+// most nine fractional digits, Z or a numeric offset.
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Whether a type is google.protobuf.Timestamp, which proto3 JSON writes as
+ * an RFC 3339 string rather than an object.
+ * @param {unknown} type
+ * @returns {type is protobuf.Type}
+ */
+export function isTimestampType(type) {
+  return type instanceof protobuf.Type && type.fullName === TIMESTAMP;
+}
+
+/**
+ * Days from 1970-01-01 to a proleptic Gregorian date (Hinnant's
+ * days_from_civil): exact integer arithmetic for every year 1-9999, where
+ * Date.UTC would read years 0-99 as 1900-1999.
+ * @param {number} y @param {number} m 1-12 @param {number} d 1-31
+ */
+function daysFromCivil(y, m, d) {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+/**
+ * The date of a day count from 1970-01-01 (Hinnant's civil_from_days).
+ * @param {number} z
+ * @returns {[number, number, number]} year, month 1-12, day 1-31
+ */
+function civilFromDays(z) {
+  const zz = z + 719468;
+  const era = Math.floor(zz / 146097);
+  const doe = zz - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
+}
+
+/** @param {number} y @param {number} m */
+function daysInMonth(y, m) {
+  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(m) ? 30 : 31;
+}
+
+/**
+ * An RFC 3339 string -> the instant as whole seconds since the Unix epoch
+ * and nanoseconds (0-999999999), as google.protobuf.Timestamp holds it.
+ * @param {unknown} value
+ * @param {string} where the field, for the error
+ * @returns {{seconds: number, nanos: number}}
+ */
+export function parseTimestamp(value, where) {
+  const example = 'e.g. "2026-12-01T18:00:00Z" or "2026-12-01T21:00:00.250+03:00"';
+  if (typeof value !== 'string') {
+    throw new JsonShapeError(where, `expected an RFC 3339 timestamp string (${example}), got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+  }
+  const m = RFC3339.exec(value);
+  const bad = (/** @type {string} */ why) => new JsonShapeError(where, `not an RFC 3339 timestamp (${why}): ${JSON.stringify(value)}; ${example}`);
+  if (!m) throw bad('expected YYYY-MM-DDThh:mm:ss, 0-9 fractional digits, then Z or ±hh:mm');
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  if (year < 1) throw bad('year 0000');
+  if (month < 1 || month > 12) throw bad('month out of range');
+  if (day < 1 || day > daysInMonth(year, month)) throw bad('day out of range for the month');
+  if (hour > 23) throw bad('hour out of range');
+  if (minute > 59) throw bad('minute out of range');
+  // Timestamp has no leap seconds (its seconds are smeared), so :60 is refused.
+  if (second > 59) throw bad('second out of range');
+  let offsetSeconds = 0;
+  if (m[8] !== 'Z') {
+    const offHours = Number(m[8].slice(1, 3));
+    const offMinutes = Number(m[8].slice(4, 6));
+    if (offHours > 23 || offMinutes > 59) throw bad('offset out of range');
+    offsetSeconds = (m[8][0] === '-' ? -1 : 1) * (offHours * 3600 + offMinutes * 60);
+  }
+  const seconds = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds;
+  if (seconds < MIN_SECONDS || seconds > MAX_SECONDS) {
+    throw bad('outside 0001-01-01T00:00:00Z..9999-12-31T23:59:59.999999999Z');
+  }
+  const nanos = m[7] === undefined ? 0 : Number(m[7].padEnd(9, '0'));
+  return { seconds, nanos };
+}
+
+/**
+ * A Timestamp ({seconds, nanos}, seconds a number, decimal string or Long,
+ * either absent meaning 0) -> its proto3 JSON string: UTC with "Z", and 0, 3,
+ * 6 or 9 fractional digits, the fewest that hold the nanos, as protobuf's
+ * JSON printers write it.
+ * @param {unknown} value
+ * @param {string} [where] the field, for the error
+ * @returns {string}
+ */
+export function formatTimestamp(value, where = 'google.protobuf.Timestamp') {
+  const obj = /** @type {{seconds?: unknown, nanos?: unknown}} */ (value ?? {});
+  const seconds = Number(String(obj.seconds ?? 0));
+  const nanos = Number(obj.nanos ?? 0);
+  if (!Number.isSafeInteger(seconds) || seconds < MIN_SECONDS || seconds > MAX_SECONDS) {
+    throw new RangeError(`${where}: Timestamp seconds ${String(obj.seconds)} outside years 0001-9999`);
+  }
+  if (!Number.isInteger(nanos) || nanos < 0 || nanos > 999_999_999) {
+    throw new RangeError(`${where}: Timestamp nanos ${String(obj.nanos)} outside 0-999999999`);
+  }
+  const days = Math.floor(seconds / 86400);
+  const secOfDay = seconds - days * 86400;
+  const [y, mo, d] = civilFromDays(days);
+  const pad = (/** @type {number} */ n, /** @type {number} */ w) => String(n).padStart(w, '0');
+  let text = `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(Math.floor(secOfDay / 3600), 2)}:` +
+    `${pad(Math.floor((secOfDay % 3600) / 60), 2)}:${pad(secOfDay % 60, 2)}`;
+  if (nanos !== 0) {
+    const digits = pad(nanos, 9);
+    if (nanos % 1_000_000 === 0) text += `.${digits.slice(0, 3)}`;
+    else if (nanos % 1000 === 0) text += `.${digits.slice(0, 6)}`;
+    else text += `.${digits}`;
+  }
+  return `${text}Z`;
+}
 
 /**
  * The proto3 JSON name of a field: protoc's rule (drop each underscore and
@@ -157,6 +292,11 @@ export function fromJson(type, json, path = type.name) {
  */
 function valueFromJson(field, value, where) {
   const resolved = field.resolvedType;
+  if (isTimestampType(resolved)) {
+    const { seconds, nanos } = parseTimestamp(value, where);
+    // The form proto-loader's serializer takes: 64-bit seconds as a string.
+    return { seconds: String(seconds), nanos };
+  }
   if (resolved instanceof protobuf.Type) return fromJson(resolved, value, where);
   if (resolved instanceof protobuf.Enum) {
     if (typeof value === 'number' && Number.isInteger(value)) return value;
@@ -254,6 +394,7 @@ export function toJson(type, obj, options = {}) {
  */
 function valueToJson(field, value, options) {
   const resolved = field.resolvedType;
+  if (isTimestampType(resolved)) return formatTimestamp(value, field.fullName.slice(1));
   if (resolved instanceof protobuf.Type) {
     return toJson(resolved, /** @type {Record<string, unknown>} */ (value), options);
   }

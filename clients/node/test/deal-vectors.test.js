@@ -112,14 +112,32 @@ function dealFormal(seed, dealer, givenDice, drawableLast) {
   };
 }
 
+/**
+ * The seed the shuffle runs on (docs/dealing.md, "Client seeds"): the seed
+ * itself without client seeds, else the lower-case hex SHA-256 of the
+ * domain and every string length-prefixed (u32 big-endian), seed first.
+ */
+function mixedSeed(seed, clientSeeds) {
+  if (!clientSeeds || clientSeeds.length === 0) return seed;
+  const parts = [Buffer.from('okey.v1.client-seeds\0', 'ascii')];
+  for (const text of [seed, ...clientSeeds]) {
+    const raw = Buffer.from(text, 'utf8');
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(raw.length);
+    parts.push(length, raw);
+  }
+  return createHash('sha256').update(Buffer.concat(parts)).digest('hex');
+}
+
 function derive(request) {
   const ruleset = request.ruleset ?? {};
+  const seed = mixedSeed(request.seed, request.clientSeeds ?? request.client_seeds);
   const okey101 = request.preset === '101' || ruleset.game === 'GAME_OKEY_101';
   const players = request.playerCount || 4;
   const dealer = request.dealerSeat ?? 0;
   const drawableLast = ruleset.indicatorDrawableLast === true;
-  if (request.method === 'DEAL_METHOD_FORMAL') return dealFormal(request.seed, dealer, request.dice, drawableLast);
-  return dealInformal(request.seed, players, dealer, okey101, drawableLast);
+  if (request.method === 'DEAL_METHOD_FORMAL') return dealFormal(seed, dealer, request.dice, drawableLast);
+  return dealInformal(seed, players, dealer, okey101, drawableLast);
 }
 
 const COLOURS = ['COLOR_RED', 'COLOR_YELLOW', 'COLOR_BLUE', 'COLOR_BLACK'];
@@ -144,6 +162,7 @@ describe('Deal vectors re-derived in JavaScript from docs/dealing.md', () => {
     test(`${vector.file}: ${vector.name}`, () => {
       const want = vector.expect.response;
       const got = derive(vector.request);
+      // The commitment stays that of the base seed, client seeds or not.
       assert.equal(createHash('sha256').update(vector.request.seed, 'utf8').digest('hex'), want.commitment);
       assert.equal(got.indicator, code(want.indicator), 'indicator');
       assert.equal(got.first, want.firstSeat, 'first seat');

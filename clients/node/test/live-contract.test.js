@@ -1,11 +1,12 @@
 // The okey.v1 contract as this client sees it from a live server, beyond what
-// the vectors pin: omit_arrangements, ErrorReason names on refusals, and deal
-// answers made of Tile messages with every default filled in.
+// the vectors pin: omit_arrangements, ErrorReason names on refusals, deal
+// answers made of Tile messages with every default filled in, and timestamps
+// through GameService (skipped while the server does not serve it).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { ErrorReason, OkeyClient, OkeyError } from '../src/index.js';
+import { ErrorReason, OkeyClient, OkeyError, parseTimestamp } from '../src/index.js';
 import { liveServer } from './live-server.js';
 
 const server = await liveServer();
@@ -106,4 +107,47 @@ describe('the okey.v1 contract against a live server', { skip }, () => {
     const byNotation = await client.checkHand({ handNotation: rack.notation, indicator: deal.indicator });
     assert.deepEqual(byTiles, byNotation);
   });
+
+  test("a timed deal's clock reaches the state, and PlayerView answers the first turn's deadline in RFC 3339", async (t) => {
+    const deal = await client.deal({ seed: 'node timestamps', now: '2026-12-01T21:00:00+03:00', ruleset: { moveTimerSeconds: 45 } });
+    const view = await orSkip(t, client.call('GameService', 'PlayerView', { state: deal.state, seat: deal.firstSeat }));
+    if (!view) return;
+    assert.equal(view.seat, deal.firstSeat);
+    assert.equal(view.rack.length, 15);
+    // 45 s after the deal's clock, however the server spells the instant.
+    assert.deepEqual(parseTimestamp(view.turnDeadline, 'turnDeadline'), parseTimestamp('2026-12-01T18:00:45Z', 'expected'));
+  });
+
+  test('Replay takes a DealRequest and a move log with a clock per move', async (t) => {
+    const request = { seed: 'node replay', now: '2026-12-01T18:00:00Z' };
+    const deal = await client.deal(request);
+    const tile = deal.racks.find((r) => r.seat === deal.firstSeat).tiles[0];
+    const move = { kind: 'MOVE_KIND_DISCARD', seat: deal.firstSeat, tile };
+    const answer = await orSkip(t, client.call('GameService', 'Replay', {
+      deal: request,
+      moves: [{ move, now: '2026-12-01T18:00:05.250Z' }],
+    }));
+    if (!answer) return;
+    assert.equal(answer.legal, true, answer.message);
+    assert.equal(answer.movesApplied, 1);
+    assert.ok(answer.state);
+  });
 });
+
+/**
+ * The answer of a GameService call, or null after skipping the test when the
+ * server does not serve GameService yet (UNIMPLEMENTED).
+ * @param {import('node:test').TestContext} t
+ * @param {Promise<Record<string, unknown>>} promise
+ */
+async function orSkip(t, promise) {
+  try {
+    return await promise;
+  } catch (err) {
+    if (err instanceof OkeyError && err.codeName === 'UNIMPLEMENTED') {
+      t.skip(`the server at ${server.address} does not serve okey.v1.GameService`);
+      return null;
+    }
+    throw err;
+  }
+}

@@ -57,3 +57,33 @@ test('a violation path names a field when equal or followed by an index or a sub
   assert.ok(!fieldMatches('hand', 'hand_notation'));
   assert.ok(!fieldMatches('hand.tiles[3]', 'hand.tiles'));
 });
+
+test('null for a message field asserts that it is not set', () => {
+  assert.deepEqual(subsetMismatches(Response, { indicator: null }, actual), []);
+  assert.deepEqual(
+    subsetMismatches(Response, { okey: null }, actual),
+    ['okey: expected not set, got {"color":"COLOR_RED","number":5}'],
+  );
+});
+
+const View = loadContract().root.lookupType('okey.v1.PlayerViewResponse');
+
+test('a Timestamp compares by the instant it names, not by its spelling', () => {
+  const view = { seat: 1, turnDeadline: '2026-12-01T18:00:00Z' };
+  for (const same of ['2026-12-01T18:00:00Z', '2026-12-01T18:00:00.000Z', '2026-12-01T18:00:00.000000000Z', '2026-12-01T21:00:00+03:00']) {
+    assert.deepEqual(subsetMismatches(View, { turnDeadline: same }, view), [], same);
+  }
+  assert.deepEqual(subsetMismatches(View, { turn_deadline: '2026-12-01T17:59:59.999Z' }, { turnDeadline: '2026-12-01T18:00:00.000Z' }), [
+    'turn_deadline: expected "2026-12-01T17:59:59.999Z", got "2026-12-01T18:00:00.000Z"',
+  ]);
+  assert.deepEqual(subsetMismatches(View, { turnDeadline: '2026-12-01T18:00:00.5Z' }, { turnDeadline: '2026-12-01T18:00:00.500Z' }), []);
+  assert.equal(subsetMismatches(View, { turnDeadline: '2026-12-01T18:00:00.000000001Z' }, view).length, 1);
+});
+
+test('a Timestamp expected null must be unset; one expected set must be there and be a valid timestamp', () => {
+  assert.deepEqual(subsetMismatches(View, { turnDeadline: null }, { seat: 1 }), []);
+  assert.match(subsetMismatches(View, { turnDeadline: null }, { turnDeadline: '2026-12-01T18:00:00Z' })[0], /expected no timestamp/);
+  assert.match(subsetMismatches(View, { turnDeadline: '2026-12-01T18:00:00Z' }, { seat: 1 })[0], /got no timestamp/);
+  assert.match(subsetMismatches(View, { turnDeadline: '2026-12-01 18:00' }, { turnDeadline: '2026-12-01T18:00:00Z' })[0], /expected value is not a timestamp/);
+  assert.match(subsetMismatches(View, { turnDeadline: { seconds: 1796148000 } }, { turnDeadline: '2026-12-01T18:00:00Z' })[0], /expected value is not a timestamp/);
+});

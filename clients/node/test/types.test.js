@@ -68,3 +68,35 @@ test('an enum is a union of its names and a frozen object of the same names', ()
   assert.match(types, /export declare const ProbeKind: \{\n {2}readonly PROBE_KIND_UNSPECIFIED: 'PROBE_KIND_UNSPECIFIED';\n/);
   assert.match(enums, /\/\*\* Kinds of probe\. \*\/\nexport const ProbeKind = Object\.freeze\(\{\n {2}PROBE_KIND_UNSPECIFIED: 'PROBE_KIND_UNSPECIFIED',\n {2}PROBE_KIND_ONE: 'PROBE_KIND_ONE',\n\}\);\n/);
 });
+
+test('google.protobuf.Timestamp is typed as its proto3 JSON string; other types outside okey.v1 are refused', () => {
+  const { types } = renderProbe(`
+    import "google/protobuf/timestamp.proto";
+    // Timed.
+    message Timed {
+      // When.
+      google.protobuf.Timestamp at = 1;
+      // Every time.
+      repeated google.protobuf.Timestamp times = 2;
+    }`);
+  assert.match(types, /\n {2}at\?: string \/\* RFC 3339 timestamp, e\.g\. "2026-12-01T18:00:00Z" \*\/;\n/, 'a singular Timestamp has presence');
+  assert.match(types, /\n {2}times: Array<string \/\* RFC 3339 timestamp, e\.g\. "2026-12-01T18:00:00Z" \*\/>;\n/);
+  assert.throws(
+    () => renderProbe(`
+      import "google/protobuf/duration.proto";
+      message Slow { google.protobuf.Duration wait = 1; }`),
+    /\.okey\.v1\.Slow\.wait: type \.google\.protobuf\.Duration outside okey\.v1 is not supported/,
+  );
+});
+
+test('every GameService method is in the method map that types OkeyClient.call', () => {
+  const types = readFileSync(TYPES_FILE, 'utf8');
+  const game = /'okey\.v1\.GameService': \{\n([^}]*)\};/.exec(types);
+  assert.ok(game, 'no okey.v1.GameService entry in OkeyMethods');
+  assert.deepEqual(game[1].trim().split('\n').map((l) => l.trim()), [
+    'ApplyMove: [ApplyMoveRequest, ApplyMoveResponse];',
+    'LegalMoves: [LegalMovesRequest, LegalMovesResponse];',
+    'PlayerView: [PlayerViewRequest, PlayerViewResponse];',
+    'Replay: [ReplayRequest, ReplayResponse];',
+  ]);
+});
