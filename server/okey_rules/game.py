@@ -215,8 +215,12 @@ def _discard(state: GameState, code: int, now_ms: int | None) -> tuple[GameState
 
 
 def _gosterme_claims(state: GameState) -> tuple[tuple[int, int], ...]:
-    shown = [seat for seat, s in enumerate(state.seats) if s.gosterme]
-    return tuple((seat, state.gosterme_tile()) for seat in shown)
+    """The outcome's claims in the order shown (§8.3). The per-seat flags say
+    who showed; a flagged seat missing from `gosterme_order` (a state rebuilt
+    from an encoding that does not keep the order) follows in seat order."""
+    ordered = [seat for seat in state.gosterme_order if state.seats[seat].gosterme]
+    rest = [seat for seat, s in enumerate(state.seats) if s.gosterme and seat not in ordered]
+    return tuple((seat, state.gosterme_tile()) for seat in ordered + rest)
 
 
 def _end_round_drawn(state: GameState) -> tuple[GameState, list[Event]]:
@@ -293,7 +297,11 @@ def _gosterme(state: GameState, seat: int) -> MoveResult:
             IllegalReason.GOSTERME_WITHOUT_TILE,
             f"seat {seat} does not hold {format_tile(TILE_OF_CODE[twin])}, the indicator's twin",
         )
-    next_state = replace(state, seats=_with_seat(state, seat, gosterme=True))
+    next_state = replace(
+        state,
+        seats=_with_seat(state, seat, gosterme=True),
+        gosterme_order=(*state.gosterme_order, seat),
+    )
     return _legal(next_state, [Event(EventKind.GOSTERME, seat, twin)])
 
 

@@ -114,6 +114,10 @@ class GameState:
     round: int = 1
     deadline_ms: int = 0  # 0: the turn is not timed
     outcome: Outcome | None = None
+    # The seats that showed gösterme, in the order shown (§8.3): with
+    # gosterme_in_first_turn the twin can pass from seat to seat, so the
+    # per-seat flags alone do not say who showed first.
+    gosterme_order: tuple[int, ...] = ()
 
     @property
     def okey(self) -> Tile:
