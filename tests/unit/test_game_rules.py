@@ -1,0 +1,376 @@
+"""Playing a classic round, move by move (docs/rules.md §8.1, §8.2, §8.5), and
+one test per reason the engine refuses a move (`IllegalReason`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from game_support import (
+    NOW,
+    UNTIMED,
+    arrange,
+    code,
+    codes,
+    discard,
+    drain_wall,
+    draw,
+    give,
+    play,
+    refused,
+    start,
+    tile,
+    without,
+)
+from okey_rules.errors import InvalidInputError
+from okey_rules.game import apply_move, legal_moves
+from okey_rules.game_types import EventKind, IllegalReason, Move, MoveKind, Phase
+from okey_rules.ruleset import Game, Ruleset
+
+TIMED = Ruleset(move_timer_seconds=45)
+
+
+@pytest.mark.parametrize(("players", "dealer"), [(2, 0), (2, 1), (3, 2), (4, 0), (4, 3)])
+def test_first_seat_after_the_dealer_opens_by_discarding_without_a_draw(players, dealer):
+    """§8.1: the seat after the dealer holds 15 tiles and opens with a discard;
+    drawing first is refused, and the turn then passes to the next seat, which draws."""
+    state = start(players=players, dealer=dealer)
+    first = (dealer + 1) % players
+    assert state.turn == state.first_seat == first
+    assert state.phase is Phase.FIRST_DISCARD
+    kinds = {m.kind for m in legal_moves(state, first)} - {MoveKind.GOSTERME}
+    assert MoveKind.DISCARD in kinds
+    assert kinds <= {MoveKind.DISCARD, MoveKind.DECLARE_WIN}
+    assert refused(state, Move(MoveKind.DRAW_FROM_WALL, first)).reason is (
+        IllegalReason.MUST_DISCARD_FIRST
+    )
+    opener = state.seats[first].rack[3]
+    after = discard(state, opener)
+    assert after.turn == (first + 1) % players
+    assert after.phase is Phase.DRAW
+    assert after.seats[first].discards == (opener,)
+    assert after.seats[first].draws == 0
+
+
+def test_turns_pass_to_the_next_seat_and_each_draws_then_discards():
+    """§8.2: each later turn is one draw (wall or previous discard) and one
+    discard onto one's own pile; seat s + 1 plays after seat s, wrapping round."""
+    state = start(players=3, dealer=0)
+    state = discard(state, state.seats[1].rack[0])
+    seen = []
+    for _ in range(6):
+        seen.append(state.turn)
+        before = len(state.wall)
+        state = draw(state)
+        assert state.phase is Phase.DISCARD
+        assert len(state.wall) == before - 1
+        state = discard(state, state.seats[state.turn].rack[0])
+    assert seen == [2, 0, 1, 2, 0, 1]
+
+
+def test_drawing_from_the_wall_takes_its_next_tile_privately():
+    """§8.2, §8.7: the wall is drawn in order; only the drawer's event shows the tile."""
+    state = start()
+    state = discard(state, state.seats[1].rack[0])
+    nxt = state.wall[0]
+    result = apply_move(state, Move(MoveKind.DRAW_FROM_WALL, 2))
+    assert result.legal
+    assert result.state is not None
+    assert result.state.seats[2].rack[-1] == nxt
+    assert result.state.seats[2].draws == 1
+    (event,) = result.events
+    assert (event.kind, event.seat, event.tile, event.private) == (
+        EventKind.DREW_FROM_WALL, 2, nxt, True
+    )
+
+
+def test_take_discard_takes_the_previous_seats_top_tile():
+    """§8.2: the seat on turn may take the top of the previous seat's pile
+    instead of drawing; the tile leaves that pile and the wall is untouched."""
+    state = start(players=4, dealer=3)  # seat 0 opens
+    state = discard(state, state.seats[0].rack[5])
+    state = draw(state)
+    state = discard(state, state.seats[1].rack[2])
+    top = state.seats[1].discards[-1]
+    wall = state.wall
+    result = apply_move(state, Move(MoveKind.TAKE_DISCARD, 2))
+    assert result.legal
+    assert result.state is not None
+    after = result.state
+    assert after.seats[2].rack[-1] == top
+    assert after.seats[1].discards == ()
+    assert after.seats[0].discards == state.seats[0].discards  # not seat 0's pile
+    assert after.wall == wall
+    assert after.seats[2].draws == 1
+    (event,) = result.events
+    assert (event.kind, event.tile, event.from_seat, event.private) == (
+        EventKind.TOOK_DISCARD, top, 1, False
+    )
+
+
+def test_discarding_the_tile_just_taken_is_allowed():
+    """§8.2: nothing forbids giving back the tile just taken (the engine's decision)."""
+    state = start(players=2, dealer=0)
+    state = discard(state, state.seats[1].rack[0])
+    taken = state.seats[1].discards[-1]
+    state = play(state, Move(MoveKind.TAKE_DISCARD, 0))
+    assert Move(MoveKind.DISCARD, 0, tile(taken)) in legal_moves(state, 0)
+    state = discard(state, taken)
+    assert state.seats[0].discards == (taken,)
+    assert state.turn == 1
+
+
+def test_two_player_rounds_alternate_between_the_two_seats():
+    """§8.1-§8.2: with two players each seat's previous seat is the other one."""
+    state = start(players=2, dealer=1)  # seat 0 opens
+    state = discard(state, state.seats[0].rack[0])
+    assert state.turn == 1
+    state = play(state, Move(MoveKind.TAKE_DISCARD, 1))
+    state = discard(state, state.seats[1].rack[0])
+    assert state.turn == 0
+    assert state.seats[0].discards == ()
+
+
+def test_wall_empty_the_seat_on_turn_may_take_the_discard_or_end_the_round():
+    """§8.5: with the wall empty, drawing is impossible; the seat on turn may
+    still take the previous discard, or end the round with no winner."""
+    state = drain_wall(start(players=4))
+    seat = state.turn
+    assert set(legal_moves(state, seat)) == {
+        Move(MoveKind.TAKE_DISCARD, seat),
+        Move(MoveKind.END_ROUND, seat),
+    }
+    took = play(state, Move(MoveKind.TAKE_DISCARD, seat))
+    assert took.phase is Phase.DISCARD
+    result = apply_move(state, Move(MoveKind.END_ROUND, seat))
+    assert result.legal
+    assert result.state is not None
+    over = result.state
+    assert over.phase is Phase.ROUND_OVER
+    assert over.outcome is not None
+    assert over.outcome.drawn
+    assert over.outcome.move_number == state.move_number + 1
+    assert [e.kind for e in result.events] == [EventKind.ROUND_DRAWN]
+    assert all(legal_moves(over, s) == [] for s in range(4))
+
+
+def test_the_round_can_go_on_after_the_wall_runs_out():
+    """§8.5: taking the discard with the wall empty passes the turn on as usual,
+    and the next seat faces the same choice."""
+    state = drain_wall(start(players=3))
+    seat = state.turn
+    state = play(state, Move(MoveKind.TAKE_DISCARD, seat))
+    state = discard(state, state.seats[seat].rack[0])
+    assert state.turn == (seat + 1) % 3
+    assert Move(MoveKind.END_ROUND, state.turn) in legal_moves(state, state.turn)
+
+
+def test_the_drawable_indicator_is_the_last_wall_tile():
+    """§2.4, §8.5: with indicator_drawable_last the indicator is drawn last;
+    the round then plays on like any other."""
+    rules = Ruleset(move_timer_seconds=0, indicator_drawable_last=True)
+    state = start(rules=rules)
+    assert state.wall[-1] == state.indicator
+    state = drain_wall(state)
+    assert any(state.indicator in s.rack or state.indicator in s.discards for s in state.seats)
+
+
+def test_moves_returns_nothing_once_the_round_is_over():
+    """§8.5: once over, no seat has a legal move."""
+    state = drain_wall(start(players=2))
+    over = play(state, Move(MoveKind.END_ROUND, state.turn))
+    assert [legal_moves(over, s) for s in range(2)] == [[], []]
+
+
+def test_okey_101_rounds_are_not_played_by_this_engine():
+    """§8: only classic Okey rounds are played; an Okey 101 state is invalid input."""
+    state = start()
+    state_101 = replace(state, rules=Ruleset(game=Game.OKEY_101))
+    with pytest.raises(InvalidInputError) as raised:
+        legal_moves(state_101, 0)
+    assert raised.value.field == "state.ruleset.game"
+
+
+@pytest.mark.parametrize(
+    ("move", "field"),
+    [
+        (Move(MoveKind.DRAW_FROM_WALL, 4), "move.seat"),
+        (Move(MoveKind.DRAW_FROM_WALL, -1), "move.seat"),
+        (Move(MoveKind.DISCARD, 1), "move.tile"),
+        (Move(MoveKind.DECLARE_WIN, 1), "move.tile"),
+        (Move(MoveKind.GOSTERME, 1, tile(0)), "move.tile"),
+        (Move(MoveKind.TIMEOUT, 1, tile(0)), "move.tile"),
+    ],
+)
+def test_malformed_moves_are_invalid_input_naming_the_field(move, field):
+    """§8: a seat that does not exist or a tile where none belongs is not a
+    move any rule judges: it is invalid input, not an illegal move."""
+    with pytest.raises(InvalidInputError) as raised:
+        apply_move(start(), move)
+    assert raised.value.field == field
+
+
+# One test per IllegalReason, named after it.
+
+
+def test_round_over_is_refused():
+    """§8.5: no move is legal after the round ended, not even gösterme."""
+    state = drain_wall(start(players=2))
+    over = play(state, Move(MoveKind.END_ROUND, state.turn))
+    for move in (
+        Move(MoveKind.DRAW_FROM_WALL, over.turn),
+        Move(MoveKind.TAKE_DISCARD, over.turn),
+        Move(MoveKind.END_ROUND, over.turn),
+        Move(MoveKind.GOSTERME, 0),
+        Move(MoveKind.DISCARD, 0, tile(over.seats[0].rack[0])),
+    ):
+        assert refused(over, move).reason is IllegalReason.ROUND_OVER
+
+
+def test_not_your_turn_is_refused():
+    """§8.1-§8.2: only the seat on turn draws, takes, discards or declares."""
+    state = start(players=4, dealer=0)  # seat 1 opens
+    other = state.seats[2].rack[0]
+    for move in (
+        Move(MoveKind.DISCARD, 2, tile(other)),
+        Move(MoveKind.DECLARE_WIN, 2, tile(other)),
+        Move(MoveKind.DRAW_FROM_WALL, 0),
+        Move(MoveKind.TIMEOUT, 3),
+    ):
+        assert refused(state, move).reason is IllegalReason.NOT_YOUR_TURN
+
+
+def test_must_draw_first_is_refused():
+    """§8.2: after the opening discard every turn starts with a draw."""
+    state = start()
+    state = discard(state, state.seats[1].rack[0])
+    own = tile(state.seats[2].rack[0])
+    assert refused(state, Move(MoveKind.DISCARD, 2, own)).reason is IllegalReason.MUST_DRAW_FIRST
+    assert refused(state, Move(MoveKind.DECLARE_WIN, 2, own)).reason is (
+        IllegalReason.MUST_DRAW_FIRST
+    )
+
+
+def test_must_discard_first_is_refused():
+    """§8.1-§8.2: one draw per turn; the opening seat does not draw at all."""
+    state = start()
+    assert refused(state, Move(MoveKind.DRAW_FROM_WALL, 1)).reason is (
+        IllegalReason.MUST_DISCARD_FIRST
+    )
+    state = draw(discard(state, state.seats[1].rack[0]))
+    for kind in (MoveKind.DRAW_FROM_WALL, MoveKind.TAKE_DISCARD, MoveKind.END_ROUND):
+        assert refused(state, Move(kind, 2)).reason is IllegalReason.MUST_DISCARD_FIRST
+
+
+def test_tile_not_in_rack_is_refused():
+    """§8.2, §8.4: a seat discards or finishes only with a tile it holds."""
+    state = start()
+    elsewhere = state.seats[3].rack[0]
+    for kind in (MoveKind.DISCARD, MoveKind.DECLARE_WIN):
+        result = refused(state, Move(kind, 1, tile(elsewhere)))
+        assert result.reason is IllegalReason.TILE_NOT_IN_RACK
+    # The other copy of a held face is a different tile.
+    held = state.seats[1].rack[0]
+    twin = (held + 53) % 106
+    if twin not in state.seats[1].rack:
+        assert refused(state, Move(MoveKind.DISCARD, 1, tile(twin))).reason is (
+            IllegalReason.TILE_NOT_IN_RACK
+        )
+
+
+def test_wall_empty_is_refused():
+    """§8.5: an empty wall cannot be drawn from."""
+    state = drain_wall(start(players=3))
+    assert refused(state, Move(MoveKind.DRAW_FROM_WALL, state.turn)).reason is (
+        IllegalReason.WALL_EMPTY
+    )
+
+
+def test_wall_not_empty_is_refused():
+    """§8.5: a round ends without a winner only once the wall is empty."""
+    state = start()
+    state = discard(state, state.seats[1].rack[0])
+    result = refused(state, Move(MoveKind.END_ROUND, 2))
+    assert result.reason is IllegalReason.WALL_NOT_EMPTY
+
+
+def test_hand_does_not_win_is_refused():
+    """§8.4: a declaration whose 14 remaining tiles do not win is refused and changes nothing."""
+    state = arrange(
+        start(),
+        {1: codes("R1 R3 R5 R7 R9 R11 R13 Y2 Y4 Y6 Y8 Y10 Y12 B1 B7")},
+        indicator=code("K5"),
+    )
+    for tile_code in state.seats[1].rack:
+        result = refused(state, Move(MoveKind.DECLARE_WIN, 1, tile(tile_code)))
+        assert result.reason is IllegalReason.HAND_DOES_NOT_WIN
+    assert not [m for m in legal_moves(state, 1) if m.kind is MoveKind.DECLARE_WIN]
+
+
+def test_gosterme_too_late_is_refused():
+    """§8.3: gösterme is shown before one's first draw (option off)."""
+    state = start()
+    twin = state.gosterme_tile()
+    state = give(state, 2, twin)
+    state = draw(discard(state, state.seats[1].rack[0]))
+    assert state.seats[2].draws == 1
+    result = refused(state, Move(MoveKind.GOSTERME, 2))
+    assert result.reason is IllegalReason.GOSTERME_TOO_LATE
+
+
+def test_gosterme_already_shown_is_refused():
+    """§8.3: each seat shows gösterme once."""
+    state = start()
+    state = give(state, 3, state.gosterme_tile())
+    state = play(state, Move(MoveKind.GOSTERME, 3))
+    result = refused(state, Move(MoveKind.GOSTERME, 3))
+    assert result.reason is IllegalReason.GOSTERME_ALREADY_SHOWN
+
+
+def test_gosterme_without_tile_is_refused():
+    """§8.3: gösterme shows the indicator's twin, so the seat must hold it."""
+    state = start()
+    state = without(state, 0, state.gosterme_tile())
+    result = refused(state, Move(MoveKind.GOSTERME, 0))
+    assert result.reason is IllegalReason.GOSTERME_WITHOUT_TILE
+
+
+def test_turn_timed_out_is_refused():
+    """§8.6: once the deadline has passed, the seat on turn's own moves are
+    refused; its turn is played by a TIMEOUT move."""
+    state = start(rules=TIMED, now_ms=NOW)
+    late = state.deadline_ms
+    own = tile(state.seats[1].rack[0])
+    assert refused(state, Move(MoveKind.DISCARD, 1, own), late).reason is (
+        IllegalReason.TURN_TIMED_OUT
+    )
+    state = discard(state, own.code, NOW + 1_000)
+    late = state.deadline_ms + 1
+    for kind in (MoveKind.DRAW_FROM_WALL, MoveKind.TAKE_DISCARD):
+        assert refused(state, Move(kind, 2), late).reason is IllegalReason.TURN_TIMED_OUT
+
+
+def test_turn_not_timed_out_is_refused():
+    """§8.6: a TIMEOUT move is legal only at or after the turn's deadline, and
+    never in an untimed turn."""
+    state = start(rules=TIMED, now_ms=NOW)
+    early = state.deadline_ms - 1
+    assert refused(state, Move(MoveKind.TIMEOUT, 1), early).reason is (
+        IllegalReason.TURN_NOT_TIMED_OUT
+    )
+    assert refused(state, Move(MoveKind.TIMEOUT, 1), None).reason is (
+        IllegalReason.TURN_NOT_TIMED_OUT
+    )
+    untimed = start(rules=UNTIMED, now_ms=NOW)
+    assert refused(untimed, Move(MoveKind.TIMEOUT, 1), NOW + 10**9).reason is (
+        IllegalReason.TURN_NOT_TIMED_OUT
+    )
+
+
+def test_every_illegal_reason_has_its_own_test():
+    """Each IllegalReason is pinned by a test named test_<reason>_is_refused."""
+    missing = [
+        reason.name for reason in IllegalReason
+        if f"test_{reason.name.lower()}_is_refused" not in globals()
+    ]
+    assert missing == []

@@ -1,0 +1,160 @@
+"""What each seat sees of a round (docs/rules.md §8.7): its own rack, every
+seat's counts, the discards it may see, the wall's size; never another rack
+or the wall order."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from game_support import (
+    arrange,
+    code,
+    codes,
+    discard,
+    draw,
+    play,
+    random_round,
+    start,
+    tile,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from okey_rules.errors import InvalidInputError
+from okey_rules.game_types import GameState, Move, MoveKind, Phase
+from okey_rules.game_view import PlayerView, player_view, sees_whole_pile
+from okey_rules.ruleset import Ruleset
+
+# Every field a view has. A new field must be added here on purpose, after
+# checking that it gives nothing hidden away.
+VIEW_FIELDS = {
+    "seat", "rules", "player_count", "dealer", "indicator", "rack", "seats", "wall_size",
+    "turn", "phase", "move_number", "deadline_ms", "outcome", "deal_id", "round",
+}  # fmt: skip
+SEAT_VIEW_FIELDS = {"seat", "rack_size", "discard_count", "discards", "whole_pile", "gosterme"}
+
+
+def hidden_from(state: GameState, viewer: int) -> list[int]:
+    """The tiles `viewer` may not see: other racks, the wall, buried discards it cannot see."""
+    hidden = [c for seat, s in enumerate(state.seats) if seat != viewer for c in s.rack]
+    hidden += state.wall
+    for owner, held in enumerate(state.seats):
+        if not sees_whole_pile(viewer, owner, state.player_count):
+            hidden += held.discards[:-1]
+    return hidden
+
+
+def reshuffled(state: GameState, viewer: int, rng: random.Random) -> GameState:
+    """`state` with the tiles hidden from `viewer` dealt out again in another
+    order (same sizes everywhere): a position `viewer` cannot tell apart."""
+    hidden = hidden_from(state, viewer)
+    rng.shuffle(hidden)
+    tiles = iter(hidden)
+    seats = []
+    for seat, held in enumerate(state.seats):
+        rack = held.rack if seat == viewer else tuple(next(tiles) for _ in held.rack)
+        pile = held.discards
+        if pile and not sees_whole_pile(viewer, seat, state.player_count):
+            pile = (*(next(tiles) for _ in pile[:-1]), pile[-1])
+        seats.append(dataclasses.replace(held, rack=rack, discards=pile))
+    wall = tuple(next(tiles) for _ in state.wall)
+    return dataclasses.replace(state, seats=tuple(seats), wall=wall)
+
+
+def assert_view_of(state: GameState, seat: int, view: PlayerView) -> None:
+    assert {f.name for f in dataclasses.fields(view)} == VIEW_FIELDS
+    assert view.seat == seat
+    assert view.rack == state.seats[seat].rack
+    assert view.wall_size == len(state.wall)
+    assert (view.turn, view.phase, view.move_number, view.deadline_ms) == (
+        state.turn, state.phase, state.move_number, state.deadline_ms
+    )
+    assert (view.indicator, view.dealer, view.player_count) == (
+        state.indicator, state.dealer, state.player_count
+    )
+    assert len(view.seats) == state.player_count
+    for owner, (seen, held) in enumerate(zip(view.seats, state.seats, strict=True)):
+        assert {f.name for f in dataclasses.fields(seen)} == SEAT_VIEW_FIELDS
+        whole = sees_whole_pile(seat, owner, state.player_count)
+        assert seen.seat == owner
+        assert seen.rack_size == len(held.rack)
+        assert seen.discard_count == len(held.discards)
+        assert seen.whole_pile == whole
+        assert seen.discards == (held.discards if whole else held.discards[-1:])
+        assert seen.gosterme == held.gosterme
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    players=st.integers(2, 4),
+    seed=st.text(min_size=1, max_size=12),
+    clock=st.booleans(),
+    play_seed=st.integers(0, 2**32),
+)
+def test_a_view_shows_only_what_its_seat_may_see(players, seed, clock, play_seed):
+    """§8.7: at every point of random rounds, each seat's view holds its own
+    rack, counts, the visible discards and the wall's size, and stays the same
+    when every tile hidden from it is dealt out differently."""
+    rng = random.Random(play_seed)
+    rules = Ruleset(move_timer_seconds=rng.choice([0, 45]))
+    steps, final = random_round(start(seed=seed, players=players, rules=rules), rng, clock)
+    for state in [before for before, _, _ in steps] + [final]:
+        for seat in range(players):
+            view = player_view(state, seat)
+            assert_view_of(state, seat, view)
+            if state.phase is not Phase.ROUND_OVER:
+                # Once a round is won the winner's rack is shown in the outcome.
+                assert player_view(reshuffled(state, seat, rng), seat) == view
+
+
+@pytest.mark.parametrize(
+    ("players", "viewer", "whole"),
+    [
+        (4, 0, {0, 3}),
+        (4, 1, {1, 0}),
+        (4, 3, {3, 2}),
+        (3, 0, {0, 2}),
+        (3, 2, {2, 1}),
+        (2, 0, {0, 1}),
+        (2, 1, {1, 0}),
+    ],
+)
+def test_a_seat_sees_its_own_pile_and_the_previous_seats_whole(players, viewer, whole):
+    """§8.7: the whole of one's own pile and of the previous seat's (the pile
+    one takes from); of every other pile only the top (the Japanese rules text)."""
+    assert {o for o in range(players) if sees_whole_pile(viewer, o, players)} == whole
+
+
+def test_a_won_round_shows_the_winners_hand_to_everyone():
+    """§8.4, §8.7: the winner shows its 14 tiles: every seat's view carries the outcome."""
+    hand = codes("R1 R2 R3 R4 Y5 Y6 Y7 K9 K10 K11 K12 R8 Y8 B8 K2")
+    state = arrange(start(players=3, dealer=0), {1: hand}, indicator=code("B13"))
+    over = play(state, Move(MoveKind.DECLARE_WIN, 1, tile(code("K2"))))
+    for seat in range(3):
+        outcome = player_view(over, seat).outcome
+        assert outcome is not None
+        assert outcome.hand == tuple(hand[:-1])
+
+
+def test_a_view_of_a_seat_that_does_not_exist_is_invalid_input():
+    """§8.7: seats are 0..player_count-1."""
+    with pytest.raises(InvalidInputError) as raised:
+        player_view(start(players=3), 3)
+    assert raised.value.field == "seat"
+
+
+def test_buried_discards_of_far_piles_are_not_shown():
+    """§8.7: four players, after two rounds of turns: seat 0 sees the whole of
+    its own pile and seat 3's, only the tops of seats 1 and 2."""
+    state = start(players=4, dealer=3)  # seat 0 opens
+    state = discard(state, state.seats[0].rack[0])
+    for _ in range(7):
+        state = draw(state)
+        state = discard(state, state.seats[state.turn].rack[0])
+    assert [len(s.discards) for s in state.seats] == [2, 2, 2, 2]
+    view = player_view(state, 0)
+    assert [len(seen.discards) for seen in view.seats] == [2, 1, 1, 2]
+    assert view.seats[1].discards == state.seats[1].discards[-1:]
+    assert view.seats[2].discards == state.seats[2].discards[-1:]
+    assert view.seats[3].discards == state.seats[3].discards
