@@ -43,6 +43,7 @@ def state_to_proto(state: GameState, key: bytes) -> state_pb2.GameState:
         round=state.round,
         turn_deadline_ms=state.deadline_ms,
         first_seat=state.first_seat,
+        gosterme_order=state.gosterme_order,
     )
     for seat in state.seats:
         message.seats.add(
@@ -100,6 +101,7 @@ def state_from_proto(message: state_pb2.GameState, key: bytes, field: str = "sta
         round=message.round,
         deadline_ms=message.turn_deadline_ms,
         outcome=outcome,
+        gosterme_order=tuple(message.gosterme_order),
     )
 
 

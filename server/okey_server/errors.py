@@ -38,11 +38,17 @@ _REASON_BY_FIELD: dict[str, int] = {
     "dice": errors_pb2.ERROR_REASON_INVALID_DICE,
     "seed": errors_pb2.ERROR_REASON_INVALID_SEED,
     "deal_id": errors_pb2.ERROR_REASON_INVALID_SEED,
+    "client_seeds": errors_pb2.ERROR_REASON_INVALID_SEED,
+    "state": errors_pb2.ERROR_REASON_INVALID_STATE,
+    "move": errors_pb2.ERROR_REASON_INVALID_MOVE,
+    "moves": errors_pb2.ERROR_REASON_INVALID_MOVE,
+    "seat": errors_pb2.ERROR_REASON_INVALID_MOVE,
 }
 REASONS: dict[str, str] = {
     field: errors_pb2.ErrorReason.Name(value) for field, value in _REASON_BY_FIELD.items()
 }
 DEFAULT_REASON = errors_pb2.ErrorReason.Name(errors_pb2.ERROR_REASON_INVALID_INPUT)
+NESTED_DEAL = "deal."
 _ROOT = re.compile(r"[^.\[]*")
 
 # How much client text an error may quote, after escaping: see `bounded_description`.
@@ -59,6 +65,8 @@ def reason_for(field: str) -> str:
 
     ``hand.tiles[3].number`` -> ``ERROR_REASON_INVALID_TILES``.
     """
+    if field.startswith(NESTED_DEAL):  # Replay's deal: judged as a DealRequest's field
+        return reason_for(field[len(NESTED_DEAL):])
     match = _ROOT.match(field)
     return REASONS.get(match.group() if match else field, DEFAULT_REASON)
 

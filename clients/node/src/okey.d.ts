@@ -321,7 +321,7 @@ export interface DealResponse {
  *
  * An illegal move or a losing hand is never an error: it is a normal answer.
  */
-export type ErrorReason = 'ERROR_REASON_UNSPECIFIED' | 'ERROR_REASON_MALFORMED_REQUEST' | 'ERROR_REASON_INVALID_TILES' | 'ERROR_REASON_INVALID_INDICATOR' | 'ERROR_REASON_INVALID_OKEY' | 'ERROR_REASON_INVALID_RULESET' | 'ERROR_REASON_INVALID_DEAL' | 'ERROR_REASON_INVALID_DICE' | 'ERROR_REASON_INVALID_SEED' | 'ERROR_REASON_INVALID_INPUT';
+export type ErrorReason = 'ERROR_REASON_UNSPECIFIED' | 'ERROR_REASON_MALFORMED_REQUEST' | 'ERROR_REASON_INVALID_TILES' | 'ERROR_REASON_INVALID_INDICATOR' | 'ERROR_REASON_INVALID_OKEY' | 'ERROR_REASON_INVALID_RULESET' | 'ERROR_REASON_INVALID_DEAL' | 'ERROR_REASON_INVALID_DICE' | 'ERROR_REASON_INVALID_SEED' | 'ERROR_REASON_INVALID_INPUT' | 'ERROR_REASON_INVALID_STATE' | 'ERROR_REASON_INVALID_MOVE';
 export declare const ErrorReason: {
   readonly ERROR_REASON_UNSPECIFIED: 'ERROR_REASON_UNSPECIFIED';
   readonly ERROR_REASON_MALFORMED_REQUEST: 'ERROR_REASON_MALFORMED_REQUEST';
@@ -333,6 +333,8 @@ export declare const ErrorReason: {
   readonly ERROR_REASON_INVALID_DICE: 'ERROR_REASON_INVALID_DICE';
   readonly ERROR_REASON_INVALID_SEED: 'ERROR_REASON_INVALID_SEED';
   readonly ERROR_REASON_INVALID_INPUT: 'ERROR_REASON_INVALID_INPUT';
+  readonly ERROR_REASON_INVALID_STATE: 'ERROR_REASON_INVALID_STATE';
+  readonly ERROR_REASON_INVALID_MOVE: 'ERROR_REASON_INVALID_MOVE';
 };
 
 /** One thing a move caused. */
@@ -435,7 +437,7 @@ export interface GameState {
   moveNumber: number;
   /**
    * The deal this state belongs to: a committed deal's id, or for a seeded
-   * deal an id derived from its seed (docs/game.md).
+   * deal an id derived from its seed (docs/dealing.md, "Deal ids").
    */
   dealId: string;
   /** The round number within the table's game, from DealRequest.round. */
@@ -449,6 +451,8 @@ export interface GameState {
   firstSeat: number;
   /** The round's outcome once it is over; unset before. */
   outcome?: RoundOutcome;
+  /** The seats that showed gösterme, in the order they showed it. */
+  gostermeOrder: number[];
   /**
    * HMAC-SHA256 with the server's signing key over the bytes
    * "okey.v1.GameState\0" followed by the deterministic protobuf
