@@ -1,0 +1,535 @@
+"""GameService through gRPC (docs/game.md, docs/rules.md §8): whole rounds, every
+illegal-move reason as an answer, signed states, seat views and replays."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import grpc
+import pytest
+from game_service_helpers import (
+    Table,
+    move,
+    play_round,
+    same_face,
+    stamp,
+)
+from okey.v1 import deal_pb2, game_pb2, ruleset_pb2, state_pb2, tile_pb2
+from okey_rules.tiles import TILE_COUNT
+from okey_server.convert_state import state_from_proto
+from service_helpers import codes_of, decode_error
+
+pytestmark = pytest.mark.service
+
+KEY = b"game service test key, 32 bytes."
+OTHER_KEY = b"another server's key, not shared"
+CHANNEL_OPTIONS = (("grpc.so_reuseport", 0),)
+NOW = 1_800_000_000_000  # a fixed caller clock, ms since the epoch
+SEEDS = [f"service-round-{n}" for n in range(30)]
+
+DRAW = game_pb2.MOVE_KIND_DRAW_FROM_WALL
+TAKE = game_pb2.MOVE_KIND_TAKE_DISCARD
+DISCARD = game_pb2.MOVE_KIND_DISCARD
+WIN = game_pb2.MOVE_KIND_DECLARE_WIN
+GOSTERME = game_pb2.MOVE_KIND_GOSTERME
+END = game_pb2.MOVE_KIND_END_ROUND
+TIMEOUT = game_pb2.MOVE_KIND_TIMEOUT
+
+
+def _table(make_server: object, key: bytes) -> Iterator[Table]:
+    _, port = make_server(signing_key=key)  # type: ignore[operator]
+    with grpc.insecure_channel(f"127.0.0.1:{port}", options=CHANNEL_OPTIONS) as channel:
+        yield Table(channel)
+
+
+@pytest.fixture
+def table(make_server) -> Iterator[Table]:
+    yield from _table(make_server, KEY)
+
+
+@pytest.fixture
+def twin(make_server) -> Iterator[Table]:
+    """A second server sharing the first one's key."""
+    yield from _table(make_server, KEY)
+
+
+@pytest.fixture
+def stranger(make_server) -> Iterator[Table]:
+    """A server with another key."""
+    yield from _table(make_server, OTHER_KEY)
+
+
+def rack_of(state: state_pb2.GameState, seat: int, table: Table) -> list[tile_pb2.Tile]:
+    return list(table.view(state, seat).rack)
+
+
+def first_discard(table: Table, state: state_pb2.GameState) -> state_pb2.GameState:
+    """The first seat's opening discard: its first rack tile."""
+    seat = state.turn_seat
+    return table.play(state, move(DISCARD, seat, rack_of(state, seat, table)[0]))
+
+
+def assert_illegal(answer: game_pb2.ApplyMoveResponse, reason: int) -> None:
+    """An illegal move is an answer: legal false, the reason, a message, no state or events."""
+    assert not answer.legal
+    assert answer.reason == reason, game_pb2.IllegalReason.Name(answer.reason)
+    assert answer.message
+    assert not answer.HasField("state")
+    assert not answer.events
+
+
+def invalid(call: object, *args: object) -> tuple[str, ...]:
+    with pytest.raises(grpc.RpcError) as raised:
+        call(*args)  # type: ignore[operator]
+    violation = decode_error(raised.value)
+    assert violation.code is grpc.StatusCode.INVALID_ARGUMENT
+    return (*violation.fields, violation.reason)
+
+
+# --- whole rounds ---------------------------------------------------------------------------
+
+
+def test_whole_rounds_from_the_deal_to_a_win_and_to_an_exhausted_wall(table: Table) -> None:
+    """§8.1-§8.5: rounds played from Deal to their end through ApplyMove, by seats that see
+    only their own view; some end in a win, some with the wall run out (END_ROUND)."""
+    endings: dict[str, state_pb2.GameState] = {}
+    for seed in SEEDS:
+        played = play_round(table, table.deal(seed))
+        final = played.final
+        assert final.phase == state_pb2.PHASE_ROUND_OVER
+        assert final.HasField("outcome")
+        last = played.events[-1]
+        if final.outcome.drawn:
+            assert played.moves[-1].kind == END
+            assert final.wall == []
+            assert last.kind == game_pb2.EVENT_KIND_ROUND_DRAWN
+            endings.setdefault("drawn", final)
+        else:
+            assert played.moves[-1].kind == WIN
+            assert last.kind == game_pb2.EVENT_KIND_ROUND_WON
+            assert last.seat == final.outcome.winner_seat == played.moves[-1].seat
+            assert len(last.outcome.hand) == 14
+            assert last.outcome.arrangement.melds, "a won round shows its arrangement"
+            assert last.outcome.win_kind != 0
+            endings.setdefault("won", final)
+        # Every tile in exactly one place at the end (the engine's own accounting).
+        engine_state = state_from_proto(final, KEY)
+        places = [c for s in engine_state.seats for c in (*s.rack, *s.discards)]
+        places += [*engine_state.wall, engine_state.indicator]
+        if engine_state.outcome and engine_state.outcome.discard is not None:
+            places.append(engine_state.outcome.discard)
+        assert sorted(places) == list(range(TILE_COUNT))
+        if len(endings) == 2:
+            break
+    assert set(endings) == {"won", "drawn"}, f"over {len(SEEDS)} seeds: {set(endings)}"
+    # Once over, nobody may move and every view shows the outcome.
+    over = endings["won"]
+    assert table.legal(over, over.turn_seat) == []
+    assert table.view(over, (over.outcome.winner_seat + 1) % 4).outcome.winner_seat == (
+        over.outcome.winner_seat
+    )
+
+
+def test_wall_draw_events_are_private_and_discards_public(table: Table) -> None:
+    """§8.7: a tile drawn from the wall is seen by its drawer only; a discard by all."""
+    state = first_discard(table, table.deal("events"))
+    answer = table.apply(state, move(DRAW, state.turn_seat))
+    (drew,) = answer.events
+    assert drew.kind == game_pb2.EVENT_KIND_DREW_FROM_WALL
+    assert drew.private
+    assert drew.HasField("tile")
+    tile = drew.tile
+    answer = table.apply(answer.state, move(DISCARD, state.turn_seat, tile))
+    (threw,) = answer.events
+    assert threw.kind == game_pb2.EVENT_KIND_DISCARDED
+    assert not threw.private
+    assert same_face(threw.tile, tile)
+    assert threw.tile.copy == tile.copy
+
+
+def test_take_discard_event_names_the_pile_it_came_from(table: Table) -> None:
+    """§8.2: the seat on turn may take the previous seat's top discard."""
+    opening = table.deal("take")
+    thrower = opening.turn_seat
+    state = first_discard(table, opening)
+    answer = table.apply(state, move(TAKE, state.turn_seat))
+    (took,) = answer.events
+    assert took.kind == game_pb2.EVENT_KIND_TOOK_DISCARD
+    assert took.from_seat == thrower
+    assert same_face(took.tile, table.view(state, thrower).seats[thrower].discards[-1])
+
+
+# --- one test per illegal reason ------------------------------------------------------------
+
+
+def test_round_over(table: Table) -> None:
+    final = play_round(table, table.deal(SEEDS[0])).final
+    answer = table.apply(final, move(DRAW, final.turn_seat))
+    assert_illegal(answer, game_pb2.ILLEGAL_REASON_ROUND_OVER)
+
+
+def test_not_your_turn(table: Table) -> None:
+    state = table.deal("turns")
+    other = (state.turn_seat + 1) % state.player_count
+    answer = table.apply(state, move(DISCARD, other, rack_of(state, other, table)[0]))
+    assert_illegal(answer, game_pb2.ILLEGAL_REASON_NOT_YOUR_TURN)
+
+
+def test_must_draw_first(table: Table) -> None:
+    state = first_discard(table, table.deal("draw first"))
+    seat = state.turn_seat
+    answer = table.apply(state, move(DISCARD, seat, rack_of(state, seat, table)[0]))
+    assert_illegal(answer, game_pb2.ILLEGAL_REASON_MUST_DRAW_FIRST)
+
+
+def test_must_discard_first(table: Table) -> None:
+    """The first seat opens by discarding: it may not draw."""
+    state = table.deal("discard first")
+    answer = table.apply(state, move(DRAW, state.turn_seat))
+    assert_illegal(answer, game_pb2.ILLEGAL_REASON_MUST_DISCARD_FIRST)
+
+
+def test_tile_not_in_rack(table: Table) -> None:
+    state = table.deal("not in rack")
+    seat = state.turn_seat
+    held = {(t.color, t.number, t.copy, t.false_joker) for t in rack_of(state, seat, table)}
+    absent = next(
+        tile_pb2.Tile(color=colour, number=number, copy=copy)  # type: ignore[arg-type]
+        for colour in (1, 2, 3, 4)
+        for number in range(1, 14)
+        for copy in (0, 1)
+        if (colour, number, copy, False) not in held
+    )
+    answer = table.apply(state, move(DISCARD, seat, absent))
+    assert_illegal(answer, game_pb2.ILLEGAL_REASON_TILE_NOT_IN_RACK)
+
+
+def exhausted_wall(table: Table, seed: str) -> state_pb2.GameState:
+    """A state whose wall is empty, its seat on turn to draw: everyone drew and threw back."""
+    state = first_discard(table, table.deal(seed))
+    while state.wall:
+        seat = state.turn_seat
+        drew = table.apply(state, move(DRAW, seat))
+        assert drew.legal
+        state = table.play(drew.state, move(DISCARD, seat, drew.events[0].tile))
+    return state
+
+
+def test_wall_empty(table: Table) -> None:
+    state = exhausted_wall(table, "empty wall")
+    assert table.view(state, 0).wall_size == 0
+    assert_illegal(table.apply(state, move(DRAW, state.turn_seat)),
+                   game_pb2.ILLEGAL_REASON_WALL_EMPTY)
+    # §8.5: what is left is taking the previous discard or ending the round.
+    kinds = {m.kind for m in table.legal(state, state.turn_seat)}
+    assert kinds == {TAKE, END}
+    answer = table.apply(state, move(END, state.turn_seat))
+    assert answer.legal
+    assert answer.state.outcome.drawn
+
+
+def test_wall_not_empty(table: Table) -> None:
+    state = first_discard(table, table.deal("wall not empty"))
+    answer = table.apply(state, move(END, state.turn_seat))
+    assert_illegal(answer, game_pb2.ILLEGAL_REASON_WALL_NOT_EMPTY)
+
+
+def test_hand_does_not_win(table: Table) -> None:
+    state = table.deal("no win")
+    seat = state.turn_seat
+    winning = {
+        (m.tile.color, m.tile.number, m.tile.copy)
+        for m in table.legal(state, seat)
+        if m.kind == WIN
+    }
+    tile = next(
+        t for t in rack_of(state, seat, table) if (t.color, t.number, t.copy) not in winning
+    )
+    answer = table.apply(state, move(WIN, seat, tile))
+    assert_illegal(answer, game_pb2.ILLEGAL_REASON_HAND_DOES_NOT_WIN)
+
+
+def gosterme_table(table: Table) -> tuple[state_pb2.GameState, int]:
+    """A fresh deal and a seat other than the first that holds the indicator's twin."""
+    for number in range(200):
+        state = table.deal(f"gosterme-{number}")
+        indicator = table.view(state, 0).indicator
+        for seat in range(state.player_count):
+            if seat == state.turn_seat:
+                continue
+            if any(same_face(t, indicator) for t in rack_of(state, seat, table)):
+                return state, seat
+    raise AssertionError("no deal of 200 gave a seat the indicator's twin")
+
+
+def test_gosterme_too_late(table: Table) -> None:
+    """§8.3: gösterme only before the claimant's first draw (the default)."""
+    state, seat = gosterme_table(table)
+    state = first_discard(table, state)
+    for _ in range(state.player_count):
+        if state.turn_seat == seat:
+            break
+        mover = state.turn_seat
+        drew = table.apply(state, move(DRAW, mover))
+        state = table.play(drew.state, move(DISCARD, mover, drew.events[0].tile))
+    state = table.play(state, move(DRAW, seat))
+    answer = table.apply(state, move(GOSTERME, seat))
+    assert_illegal(answer, game_pb2.ILLEGAL_REASON_GOSTERME_TOO_LATE)
+
+
+def test_gosterme_already_shown(table: Table) -> None:
+    state, seat = gosterme_table(table)
+    shown = table.apply(state, move(GOSTERME, seat))
+    assert shown.legal
+    (event,) = shown.events
+    assert event.kind == game_pb2.EVENT_KIND_GOSTERME
+    assert event.seat == seat
+    assert shown.state.turn_seat == state.turn_seat, "gösterme does not take the turn"
+    assert table.view(shown.state, 0).seats[seat].gosterme
+    answer = table.apply(shown.state, move(GOSTERME, seat))
+    assert_illegal(answer, game_pb2.ILLEGAL_REASON_GOSTERME_ALREADY_SHOWN)
+
+
+def test_gosterme_without_tile(table: Table) -> None:
+    state = table.deal("gosterme without")
+    indicator = table.view(state, 0).indicator
+    seat = next(
+        s
+        for s in range(state.player_count)
+        if not any(same_face(t, indicator) for t in rack_of(state, s, table))
+    )
+    answer = table.apply(state, move(GOSTERME, seat))
+    assert_illegal(answer, game_pb2.ILLEGAL_REASON_GOSTERME_WITHOUT_TILE)
+
+
+def timed_deal(table: Table) -> state_pb2.GameState:
+    """A deal at NOW with a 45-second move timer."""
+    return table.deal(
+        "timed", ruleset=ruleset_pb2.Ruleset(move_timer_seconds=45), now=stamp(NOW)
+    )
+
+
+def test_turn_timed_out(table: Table) -> None:
+    """§8.6: past the deadline the seat's own move is refused; TIMEOUT plays it."""
+    state = timed_deal(table)
+    seat = state.turn_seat
+    late = NOW + 45_001
+    answer = table.apply(state, move(DISCARD, seat, rack_of(state, seat, table)[0]), late)
+    assert_illegal(answer, game_pb2.ILLEGAL_REASON_TURN_TIMED_OUT)
+    assert [m.kind for m in table.games.LegalMoves(
+        game_pb2.LegalMovesRequest(state=state, seat=seat, now=stamp(late))
+    ).moves if m.seat == seat and m.kind != GOSTERME] == [TIMEOUT]
+    played = table.apply(state, move(TIMEOUT, seat), late)
+    assert played.legal
+    kinds = [event.kind for event in played.events]
+    assert kinds == [game_pb2.EVENT_KIND_TURN_TIMED_OUT, game_pb2.EVENT_KIND_DISCARDED]
+    okey = table.view(state, seat).okey
+    assert not same_face(played.events[1].tile, okey), "an auto-move never throws an okey"
+    # The next turn is timed from the caller's clock at the timeout.
+    deadline = table.view(played.state, 0).turn_deadline
+    assert deadline.ToMilliseconds() == late + 45_000
+
+
+def test_turn_not_timed_out(table: Table) -> None:
+    state = timed_deal(table)
+    answer = table.apply(state, move(TIMEOUT, state.turn_seat), NOW + 44_000)
+    assert_illegal(answer, game_pb2.ILLEGAL_REASON_TURN_NOT_TIMED_OUT)
+    # Without a clock the turn is not timed, so a TIMEOUT is never due.
+    untimed = table.apply(table.deal("untimed"), move(TIMEOUT, 1))
+    assert_illegal(untimed, game_pb2.ILLEGAL_REASON_TURN_NOT_TIMED_OUT)
+
+
+def test_every_illegal_reason_has_its_own_test() -> None:
+    names = {
+        name.removeprefix("ILLEGAL_REASON_").lower()
+        for name in (value.name for value in game_pb2.IllegalReason.DESCRIPTOR.values)
+        if name != "ILLEGAL_REASON_UNSPECIFIED"
+    }
+    tests = {name.removeprefix("test_") for name in globals() if name.startswith("test_")}
+    assert names <= tests, sorted(names - tests)
+
+
+# --- signed states --------------------------------------------------------------------------
+
+
+def test_a_state_with_one_byte_flipped_is_refused(table: Table) -> None:
+    """A state changed anywhere after the server signed it is INVALID_ARGUMENT on its MAC."""
+    state = first_discard(table, table.deal("tamper"))
+    seat = state.turn_seat
+    data = state.SerializeToString()
+    flipped = 0
+    for position in range(0, len(data), max(1, len(data) // 60)):
+        changed = bytearray(data)
+        changed[position] ^= 0x01
+        try:
+            tampered = state_pb2.GameState.FromString(bytes(changed))
+        except Exception:  # a flip that breaks the encoding cannot be sent
+            continue
+        if tampered == state:
+            continue
+        request = game_pb2.ApplyMoveRequest(state=tampered, move=move(DRAW, seat))
+        fields = invalid(table.games.ApplyMove, request)
+        assert fields[0].startswith("state"), fields
+        assert fields[-1] == "ERROR_REASON_INVALID_STATE"
+        flipped += 1
+    assert flipped >= 20
+
+
+def test_a_state_spliced_from_two_deals_is_refused(table: Table) -> None:
+    """The MAC covers the deal id and round: racks of one deal under another's MAC,
+    or a state moved to another round, are refused."""
+    first = table.deal("splice-a")
+    second = table.deal("splice-b")
+    spliced = state_pb2.GameState()
+    spliced.CopyFrom(second)
+    del spliced.seats[:]
+    spliced.seats.extend(first.seats)
+    request = game_pb2.ApplyMoveRequest(state=spliced, move=move(DRAW, 0))
+    assert invalid(table.games.ApplyMove, request)[0] == "state.mac"
+    moved = state_pb2.GameState()
+    moved.CopyFrom(first)
+    moved.deal_id = second.deal_id
+    request = game_pb2.ApplyMoveRequest(state=moved, move=move(DRAW, 0))
+    assert invalid(table.games.ApplyMove, request)[0] == "state.mac"
+    later = state_pb2.GameState()
+    later.CopyFrom(first)
+    later.round = 2
+    assert invalid(table.games.PlayerView, game_pb2.PlayerViewRequest(state=later))[0] == (
+        "state.mac"
+    )
+
+
+def test_a_missing_state_or_mac_is_refused(table: Table) -> None:
+    assert invalid(table.games.LegalMoves, game_pb2.LegalMovesRequest()) == (
+        "state", "ERROR_REASON_INVALID_STATE"
+    )
+    unsigned = state_pb2.GameState()
+    unsigned.CopyFrom(table.deal("unsigned"))
+    unsigned.ClearField("mac")
+    request = game_pb2.PlayerViewRequest(state=unsigned)
+    assert invalid(table.games.PlayerView, request)[0] == "state.mac"
+
+
+def test_servers_sharing_a_key_accept_each_others_states(
+    table: Table, twin: Table, stranger: Table
+) -> None:
+    """Any instance with the same key continues a round; another key refuses it."""
+    state = table.deal("shared key")
+    state = first_discard(twin, state)
+    state = table.play(state, move(DRAW, state.turn_seat))
+    assert twin.view(state, 0).move_number == 2
+    request = game_pb2.ApplyMoveRequest(state=state, move=move(DRAW, state.turn_seat))
+    assert invalid(stranger.games.ApplyMove, request)[0] == "state.mac"
+
+
+# --- views ----------------------------------------------------------------------------------
+
+
+def test_player_view_shows_the_own_rack_and_only_counts_of_others(table: Table) -> None:
+    """§8.7: own rack, every seat's counts, whole piles only for one's own and the previous
+    seat's, top tiles of the others; never another rack or the wall order."""
+    state = play_round(table, table.deal(SEEDS[0])).states[21]
+    engine = state_from_proto(state, KEY)
+    for seat in range(4):
+        view = table.view(state, seat)
+        assert codes_of(view.rack) == list(engine.seats[seat].rack)
+        assert view.wall_size == len(engine.wall)
+        assert [s.rack_size for s in view.seats] == [len(s.rack) for s in engine.seats]
+        for shown in view.seats:
+            pile = engine.seats[shown.seat].discards
+            whole = shown.seat in (seat, (seat - 1) % 4)
+            assert shown.whole_pile == whole
+            assert shown.discard_count == len(pile)
+            assert len(shown.discards) == (len(pile) if whole else min(len(pile), 1))
+    fields = invalid(table.games.PlayerView, game_pb2.PlayerViewRequest(state=state, seat=4))
+    assert fields == ("seat", "ERROR_REASON_INVALID_MOVE")
+
+
+# --- malformed moves ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bad", "field"),
+    [
+        (game_pb2.Move(seat=0), "move.kind"),
+        (game_pb2.Move(kind=99, seat=0), "move.kind"),  # type: ignore[arg-type]
+        (game_pb2.Move(kind=DRAW, seat=4), "move.seat"),
+        (game_pb2.Move(kind=DISCARD, seat=1), "move.tile"),
+        (game_pb2.Move(kind=DRAW, seat=1, tile=tile_pb2.Tile(color=1, number=3)), "move.tile"),
+        (game_pb2.Move(kind=DISCARD, seat=1, tile=tile_pb2.Tile(color=1, number=14)),
+         "move.tile.number"),
+    ],
+)
+def test_a_move_no_rule_can_judge_is_invalid_argument(
+    table: Table, bad: game_pb2.Move, field: str
+) -> None:
+    request = game_pb2.ApplyMoveRequest(state=table.deal("bad move"), move=bad)
+    fields = invalid(table.games.ApplyMove, request)
+    assert fields[0] == field
+    assert fields[-1] == "ERROR_REASON_INVALID_MOVE"
+
+
+def test_a_clock_before_1970_is_invalid_argument(table: Table) -> None:
+    request = game_pb2.ApplyMoveRequest(
+        state=table.deal("clock"), move=move(DRAW, 0), now=stamp(0)
+    )
+    request.now.seconds = -5
+    assert invalid(table.games.ApplyMove, request)[0] == "now"
+
+
+# --- replay ---------------------------------------------------------------------------------
+
+
+def logged(moves: list[game_pb2.Move]) -> list[game_pb2.LoggedMove]:
+    return [game_pb2.LoggedMove(move=m) for m in moves]
+
+
+def test_replay_from_the_deal_reaches_the_same_signed_state(table: Table) -> None:
+    played = play_round(table, table.deal(SEEDS[1]))
+    answer = table.games.Replay(
+        game_pb2.ReplayRequest(deal=deal_pb2.DealRequest(seed=SEEDS[1]), moves=logged(played.moves))
+    )
+    assert answer.legal
+    assert answer.moves_applied == len(played.moves)
+    assert answer.state == played.final
+    assert list(answer.events) == played.events
+    from_state = table.games.Replay(
+        game_pb2.ReplayRequest(state=played.states[0], moves=logged(played.moves))
+    )
+    assert from_state.state == played.final
+
+
+def test_replay_names_the_first_illegal_move(table: Table) -> None:
+    played = play_round(table, table.deal(SEEDS[1]))
+    log = logged(played.moves[:10])
+    log[6].move.seat = (log[6].move.seat + 1) % 4
+    answer = table.games.Replay(
+        game_pb2.ReplayRequest(deal=deal_pb2.DealRequest(seed=SEEDS[1]), moves=log)
+    )
+    assert not answer.legal
+    assert answer.illegal_index == 6
+    assert answer.moves_applied == 6
+    assert answer.reason == game_pb2.ILLEGAL_REASON_NOT_YOUR_TURN
+    assert answer.message
+    assert answer.state == played.states[6]
+
+
+@pytest.mark.parametrize(
+    ("request_fields", "field"),
+    [
+        ({}, "start"),
+        ({"deal": deal_pb2.DealRequest()}, "deal.seed"),
+        ({"deal": deal_pb2.DealRequest(commit=True)}, "deal.commit"),
+        ({"deal": deal_pb2.DealRequest(seed="x", player_count=9)}, "deal.player_count"),
+        ({"deal": deal_pb2.DealRequest(seed="x", preset="101")}, "deal.ruleset.game"),
+        (
+            {"deal": deal_pb2.DealRequest(seed="x"), "moves": [game_pb2.LoggedMove()]},
+            "moves[0].move.kind",
+        ),
+    ],
+)
+def test_replay_refuses_a_start_or_log_it_cannot_judge(
+    table: Table, request_fields: dict[str, object], field: str
+) -> None:
+    request = game_pb2.ReplayRequest(**request_fields)  # type: ignore[arg-type]
+    assert invalid(table.games.Replay, request)[0] == field
