@@ -1,7 +1,9 @@
 """`make bench`: runs every benchmark in turn and prints its figures (not part of the test suite).
 
 hand_bench: hand checks per second in-process; rpc_bench: CheckHand RPCs per
-second against the server's health Check; deal_bench: deals per second. Each
+second against the server's health Check; deal_bench: deals per second;
+game_bench: ApplyMove, LegalMoves and PlayerView RPCs per second on a
+mid-round state against the health Check, and the signed state's size. Each
 is a bounded run (counts and time budgets fixed in its module). A benchmark
 module that is missing is skipped with a note; one that fails is reported and
 the others still run; the exit status is 1 if any failed.
@@ -16,7 +18,7 @@ import traceback
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
-BENCHMARKS = ("hand_bench", "rpc_bench", "deal_bench")
+BENCHMARKS = ("hand_bench", "rpc_bench", "deal_bench", "game_bench")
 
 
 def main() -> int:
