@@ -1,0 +1,197 @@
+"""Text of `okey play`: one seat's view of the table, the events of each move, the outcome.
+
+Everything here is built from GameService answers meant for the human's seat
+(PlayerView for that seat, the events of ApplyMove, LegalMoves for that seat),
+never from the opaque game state. A tile drawn from the wall is shown only to
+the seat that drew it (docs/rules.md §8.7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from okey.v1 import game_pb2, state_pb2
+
+from okey_cli import render
+
+_PHASE_TODO: dict[int, str] = {
+    state_pb2.PHASE_FIRST_DISCARD: "open the round by discarding a tile (no draw)",
+    state_pb2.PHASE_DRAW: "draw from the wall (d) or take the previous discard (t)",
+    state_pb2.PHASE_DISCARD: "discard a tile (x TILE) or finish (win TILE)",
+    state_pb2.PHASE_ROUND_OVER: "nothing: the round is over",
+}
+_MOVE_WORDS: dict[int, str] = {
+    game_pb2.MOVE_KIND_DRAW_FROM_WALL: "draw",
+    game_pb2.MOVE_KIND_TAKE_DISCARD: "take",
+    game_pb2.MOVE_KIND_DISCARD: "discard",
+    game_pb2.MOVE_KIND_DECLARE_WIN: "win",
+    game_pb2.MOVE_KIND_GOSTERME: "gosterme",
+    game_pb2.MOVE_KIND_END_ROUND: "end",
+    game_pb2.MOVE_KIND_TIMEOUT: "timeout",
+}
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def who(seat: int, human: int) -> str:
+    return "you" if seat == human else f"seat {seat}"
+
+
+def _whose(seat: int, human: int) -> str:
+    return "your" if seat == human else f"seat {seat}'s"
+
+
+def tile_sort_key(tile: Any) -> tuple[bool, int, int, int]:
+    """Colour by colour (R, Y, B, K), numbers ascending, false jokers last."""
+    return (tile.false_joker, tile.color, tile.number, tile.copy)
+
+
+def tiles_text(tiles: Iterable[Any], painter: render.Painter, *, sort: bool = False) -> str:
+    ordered = sorted(tiles, key=tile_sort_key) if sort else list(tiles)
+    return " ".join(painter.tile(t) for t in ordered) or "-"
+
+
+def rack_line(view: game_pb2.PlayerViewResponse, painter: render.Painter) -> str:
+    """The viewer's own rack, sorted for reading (the only rack `okey play` ever prints)."""
+    return f"your rack ({len(view.rack)}): {tiles_text(view.rack, painter, sort=True)}"
+
+
+def table_lines(
+    view: game_pb2.PlayerViewResponse, human: int, painter: render.Painter
+) -> list[str]:
+    """The table as the human's seat sees it: counts and visible discards of every seat,
+    the wall's size, indicator and okey, whose turn it is, and the human's own rack."""
+    turn = "your turn" if view.turn_seat == human else f"seat {view.turn_seat}'s turn"
+    todo = _PHASE_TODO.get(view.phase, "?")
+    if view.phase == state_pb2.PHASE_DRAW and view.wall_size == 0:
+        todo = "the wall is empty: take the previous discard (t) or end the round (end)"
+    lines = [
+        f"-- move {view.move_number}: {turn}: {todo}",
+        f"indicator {painter.tile(view.indicator)}, okey {painter.tile(view.okey)}, "
+        f"wall {_count(view.wall_size, 'tile')}",
+    ]
+    if view.HasField("turn_deadline"):
+        lines.append(f"deadline {view.turn_deadline.ToJsonString()}")
+    previous = (human - 1) % view.player_count
+    # Seats in turn order starting after the human, so the pile it takes from comes last.
+    order = [(human + step) % view.player_count for step in range(1, view.player_count + 1)]
+    for seat in order:
+        lines.append(_seat_line(view.seats[seat], human, previous, painter))
+    lines.append(rack_line(view, painter))
+    return lines
+
+
+def _seat_line(
+    seat_view: Any, human: int, previous: int, painter: render.Painter
+) -> str:
+    seat = seat_view.seat
+    label = f"you (seat {seat})" if seat == human else f"seat {seat}"
+    parts = [label]
+    if seat != human:
+        parts.append(_count(seat_view.rack_size, "tile"))
+    count = seat_view.discard_count
+    if count == 0:
+        parts.append("pile empty")
+    elif seat_view.whole_pile:
+        parts.append(f"pile {count}: {tiles_text(seat_view.discards, painter)}")
+    else:
+        parts.append(f"pile {count}, top {tiles_text(seat_view.discards[-1:], painter)}")
+    if seat == previous and seat != human and count:
+        parts.append(f"you may take {painter.tile(seat_view.discards[-1])}")
+    if seat_view.gosterme:
+        parts.append("showed gosterme")
+    return ", ".join(parts)
+
+
+def event_lines(
+    events: Iterable[game_pb2.Event], human: int, painter: render.Painter
+) -> list[str]:
+    """What each event tells the human's seat. A private tile (drawn from the wall) is shown
+    only when the human drew it."""
+    lines = []
+    for event in events:
+        actor = who(event.seat, human)
+        visible = event.HasField("tile") and (not event.private or event.seat == human)
+        tile = painter.tile(event.tile) if visible else ""
+        kind = event.kind
+        if kind == game_pb2.EVENT_KIND_DREW_FROM_WALL:
+            lines.append(f"{actor} drew {tile} from the wall" if tile else
+                         f"{actor} drew from the wall")
+        elif kind == game_pb2.EVENT_KIND_TOOK_DISCARD:
+            lines.append(f"{actor} took {tile} from {_whose(event.from_seat, human)} pile")
+        elif kind == game_pb2.EVENT_KIND_DISCARDED:
+            lines.append(f"{actor} discarded {tile}")
+        elif kind == game_pb2.EVENT_KIND_GOSTERME:
+            lines.append(f"{actor} showed gosterme: {tile}")
+        elif kind == game_pb2.EVENT_KIND_TURN_TIMED_OUT:
+            lines.append(f"{_whose(event.seat, human)} turn timed out")
+        elif kind == game_pb2.EVENT_KIND_ROUND_WON:
+            lines.append(f"{actor} finished, discarding {tile} onto the indicator")
+        elif kind == game_pb2.EVENT_KIND_ROUND_DRAWN:
+            lines.append(f"{actor} ended the round: the wall is empty")
+    return lines
+
+
+def outcome_lines(
+    outcome: state_pb2.RoundOutcome, human: int, painter: render.Painter
+) -> list[str]:
+    """The round's outcome: the winner, how it won and its 14 tiles (shown to all), or a
+    drawn round; then every gösterme shown, in the order shown."""
+    head = f"round over at move {outcome.move_number}: "
+    if outcome.drawn:
+        lines = [head + "drawn, no winner (the wall ran out)"]
+    else:
+        winner = "you win" if outcome.winner_seat == human else f"seat {outcome.winner_seat} wins"
+        lines = [head + f"{winner} ({render.win_kind(outcome.win_kind)})"]
+        double = " (an okey: the score doubles)" if outcome.okey_discard else ""
+        lines.append(f"finishing discard: {painter.tile(outcome.discard)}{double}")
+        lines.append(f"winning hand (14): {tiles_text(outcome.hand, painter)}")
+        lines += render.arrangement_lines(outcome.arrangement, painter)
+    claims = [f"{who(c.seat, human)} ({painter.tile(c.tile)})" for c in outcome.gosterme]
+    lines.append(f"gosterme: {', '.join(claims) if claims else 'none'}")
+    return lines
+
+
+def moves_lines(legal: Sequence[game_pb2.Move], painter: render.Painter) -> list[str]:
+    """LegalMoves as the commands that make them; tile moves grouped on one line each."""
+    if not legal:
+        return ["no legal move now"]
+    plain: list[str] = []
+    with_tiles: dict[int, list[str]] = {}
+    for move in legal:
+        word = _MOVE_WORDS.get(move.kind, "?")
+        if move.HasField("tile"):
+            names = with_tiles.setdefault(move.kind, [])
+            name = painter.tile(move.tile)
+            if name not in names:  # both copies of a face are one command
+                names.append(name)
+        elif word not in plain:
+            plain.append(word)
+    lines = [f"legal: {word}" for word in plain]
+    for kind, names in with_tiles.items():
+        lines.append(f"legal: {_MOVE_WORDS.get(kind, '?')} {' '.join(names)}")
+    return lines
+
+
+def notices(legal: Sequence[game_pb2.Move], painter: render.Painter) -> list[str]:
+    """What the human's own LegalMoves offer that is easy to miss: gösterme, and a finish."""
+    lines = []
+    if any(m.kind == game_pb2.MOVE_KIND_GOSTERME for m in legal):
+        lines.append("you may show gosterme (g): you hold the indicator's twin")
+    wins: list[str] = []
+    for move in legal:
+        name = painter.tile(move.tile)
+        if move.kind == game_pb2.MOVE_KIND_DECLARE_WIN and name not in wins:
+            wins.append(name)
+    if wins:
+        lines.append(f"your hand finishes: win {' or '.join(wins)}")
+    return lines
+
+
+def move_text(move: game_pb2.Move, painter: render.Painter) -> str:
+    """A move as the command that makes it (`discard R7`, `draw`)."""
+    word = _MOVE_WORDS.get(move.kind, "?")
+    return f"{word} {painter.tile(move.tile)}" if move.HasField("tile") else word
