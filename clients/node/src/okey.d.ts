@@ -504,9 +504,10 @@ export interface LegalMovesRequest {
 /** Every move a seat may make now. */
 export interface LegalMovesResponse {
   /**
-   * The moves: one per distinct tile for DISCARD and DECLARE_WIN, in rack
-   * order. Empty when the seat may do nothing (not its turn and no gösterme
-   * to show, or the round is over).
+   * The moves: for DISCARD and DECLARE_WIN one per rack tile, in rack order
+   * (both copies of a face when the rack holds both). Empty when the seat
+   * may do nothing (not its turn and no gösterme to show, or the round is
+   * over).
    */
   moves: Move[];
 }
