@@ -1,4 +1,5 @@
-"""`okey conformance run` through a subprocess on small temporary vector sets (issue 4 point 2)."""
+"""`okey conformance run` through a subprocess on small temporary vector sets (issue 4 point 2),
+including cases that reach their state through `given_state` (docs/conformance.md)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from okey_rules.deal import deal
+from okey_rules.ruleset import Ruleset
+from okey_rules.tiles import TILE_OF_CODE
 
 pytestmark = pytest.mark.e2e
 
@@ -29,6 +33,27 @@ def case(name: str, request: dict[str, Any], expect: dict[str, Any]) -> dict[str
 
 def hand_request(tiles: str, indicator: str = "R4") -> dict[str, Any]:
     return {"handNotation": tiles, "indicatorNotation": indicator}
+
+
+# A seeded deal for the given_state cases: dealer 0, so seat 1 opens (docs/rules.md §8.1).
+GAME_DEAL = {"seed": "runner-given-state", "playerCount": 4}
+DRAW = "MOVE_KIND_DRAW_FROM_WALL"
+
+
+def opening_tile() -> dict[str, Any]:
+    """The first tile of seat 1's dealt rack, as a Tile in protobuf JSON."""
+    tile = TILE_OF_CODE[deal(Ruleset(), 4, 0, seed=GAME_DEAL["seed"]).racks[1][0]]
+    assert tile.color is not None
+    return {"color": f"COLOR_{tile.color.name}", "number": tile.number, "copy": tile.copy}
+
+
+def game_case(
+    name: str, given: Any, request: dict[str, Any], expect: dict[str, Any]
+) -> dict[str, Any]:
+    return case(name, request, expect) | {"given_state": given}
+
+
+GAME = {"service": "okey.v1.GameService", "method": "ApplyMove"}
 
 
 def write_vectors(
@@ -160,6 +185,89 @@ def test_json_report_and_summary_on_stderr(grpc_server, vectors):
     assert result.stderr.splitlines()[-1] == "1 passed, 1 failed"
 
 
+def test_given_state_is_replayed_into_the_request_state(grpc_server, tmp_path):
+    opened = {"move": {"kind": "MOVE_KIND_DISCARD", "seat": 1, "tile": opening_tile()}}
+    at_deal = {"deal": GAME_DEAL, "moves": []}
+    after_opening = {"deal": GAME_DEAL, "moves": [opened]}
+    refused = {"response": {"legal": False, "reason": "ILLEGAL_REASON_MUST_DISCARD_FIRST"}}
+    write_vectors(
+        tmp_path,
+        "game.json",
+        [
+            # Without the replayed state the call would be INVALID_ARGUMENT on state.
+            game_case(
+                "opening-draw-refused", at_deal, {"move": {"kind": DRAW, "seat": 1}}, refused
+            ),
+            game_case(
+                "draw-after-the-opening",
+                after_opening,
+                {"move": {"kind": DRAW, "seat": 2}},
+                {"response": {"legal": True, "events": [{"kind": "EVENT_KIND_DREW_FROM_WALL"}]}},
+            ),
+            game_case(
+                "a-written-state-is-replaced",
+                at_deal,
+                {"state": {"playerCount": 4, "mac": "Zm9yZ2Vk"}, "move": {"kind": DRAW, "seat": 1}},
+                refused,
+            ),
+            game_case(
+                "given-log-is-illegal",
+                {"deal": GAME_DEAL, "moves": [{"move": {"kind": DRAW, "seat": 3}}]},
+                {"move": {"kind": DRAW, "seat": 1}},
+                refused,
+            ),
+            game_case(
+                "given-replay-is-refused",
+                {"deal": {"playerCount": 4}, "moves": []},
+                {"move": {"kind": DRAW, "seat": 1}},
+                refused,
+            ),
+            # Deliberately wrong: the opening seat may not draw.
+            game_case(
+                "opening-draw-said-legal",
+                at_deal,
+                {"move": {"kind": DRAW, "seat": 1}},
+                {"response": {"legal": True}},
+            ),
+        ],
+        **GAME,
+    )
+    result = run("--server", grpc_server, "--dir", str(tmp_path))
+    assert result.returncode == 1, result.stdout + result.stderr
+    out = result.stdout
+    lines = out.splitlines()
+    for passing in (
+        "opening-draw-refused",
+        "draw-after-the-opening",
+        "a-written-state-is-replaced",
+    ):
+        assert f"PASS {passing}" in lines
+    # A position that cannot be reached fails its case, naming the move or the refusal.
+    assert (
+        "     - given_state: okey.v1.GameService/Replay answered legal: false, move 0 is illegal:"
+        " ILLEGAL_REASON_NOT_YOUR_TURN ("
+    ) in out
+    assert "     - given_state: okey.v1.GameService/Replay failed: INVALID_ARGUMENT: " in out
+    assert "     - legal: expected true, got false" in lines
+    assert lines[-1] == "3 passed, 3 failed"
+
+
+def test_given_state_with_the_server_down_exit_3(tmp_path, closed_address):
+    write_vectors(
+        tmp_path,
+        "game.json",
+        [
+            game_case(
+                "x", {"deal": GAME_DEAL}, {"move": {"kind": DRAW, "seat": 1}}, {"response": {}}
+            )
+        ],
+        **GAME,
+    )
+    result = run("--server", closed_address, "--dir", str(tmp_path))
+    assert result.returncode == 3
+    assert result.stderr == f"okey: cannot reach okey server at {closed_address}\n"
+
+
 @pytest.mark.parametrize(
     ("cases", "overrides", "mentions"),
     [
@@ -204,6 +312,30 @@ def test_json_report_and_summary_on_stderr(grpc_server, vectors):
             {"service": "okey.v1.NoService"},
             "okey.v1.NoService",
             id="unknown-service",
+        ),
+        pytest.param(
+            [case("x", hand_request(MELDS), {"response": {}}) | {"givenState": {}}],
+            {},
+            "unknown key(s) givenState",
+            id="misspelt-given-state-key",
+        ),
+        pytest.param(
+            [game_case("x", {"deal": GAME_DEAL}, hand_request(MELDS), {"response": {}})],
+            {},
+            "given_state: okey.v1.CheckHandRequest has no state field",
+            id="given-state-for-a-request-without-state",
+        ),
+        pytest.param(
+            [game_case("x", {"deal": GAME_DEAL, "movs": []}, {}, {"response": {}})],
+            GAME,
+            "movs",
+            id="misspelt-field-in-given-state",
+        ),
+        pytest.param(
+            [game_case("x", ["deal"], {}, {"response": {}})],
+            GAME,
+            "given_state must be a ReplayRequest object",
+            id="given-state-not-an-object",
         ),
     ],
 )

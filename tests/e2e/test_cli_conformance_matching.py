@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from okey.v1 import hand_pb2, tile_pb2
 from okey_cli import conformance
 
 RED, YELLOW = tile_pb2.COLOR_RED, tile_pb2.COLOR_YELLOW
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def discard(color: int, number: int, okey: bool = False) -> hand_pb2.WinningDiscard:
@@ -179,3 +181,31 @@ def test_runner_is_generic_over_service_and_method(tmp_path: Path):
     assert case.method.path == "/okey.v1.DealService/Deal"
     assert case.request.DESCRIPTOR.full_name == "okey.v1.DealRequest"
     assert case.request.seed == "7"
+
+
+def test_given_state_loads_as_a_replay_request(tmp_path: Path):
+    given = {"deal": {"seed": "7"}, "moves": [{"move": {"kind": "MOVE_KIND_DRAW_FROM_WALL"}}]}
+    data = vector_file([good_case("draw") | {"request": {"seat": 1}, "given_state": given}])
+    data.update(service="okey.v1.GameService", method="LegalMoves")
+    (case,) = conformance.load_file(write(tmp_path, "game.json", data))
+    assert case.given_state is not None
+    assert case.given_state.DESCRIPTOR.full_name == "okey.v1.ReplayRequest"
+    assert case.given_state.deal.seed == "7"
+    assert len(case.given_state.moves) == 1
+    # Without given_state a case has none.
+    (plain,) = conformance.load_file(write(tmp_path, "hand.json", vector_file([good_case("x")])))
+    assert plain.given_state is None
+
+
+def test_documented_case_keys_are_the_runners_and_the_node_runners():
+    """docs/conformance.md's case-key table, the Python runner and the Node runner
+    (clients/node/src/conformance.js) accept the same case keys, given_state included."""
+    doc = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
+    table = doc.split("Each case has exactly these keys", 1)[1].split("\n\n", 2)[1]
+    documented = set(re.findall(r"^\| `([a-z_]+)` \|", table, re.MULTILINE))
+    runner = conformance.CASE_KEYS | conformance.OPTIONAL_CASE_KEYS
+    node_source = (ROOT / "clients" / "node" / "src" / "conformance.js").read_text("utf-8")
+    node_list = re.search(r"export const CASE_KEYS = Object\.freeze\(\[([^\]]*)\]\)", node_source)
+    assert node_list is not None
+    node = set(re.findall(r"'([a-z_]+)'", node_list.group(1)))
+    assert documented == runner == node == {"name", "reason", "request", "expect", "given_state"}

@@ -2,7 +2,10 @@
 
 Generic over service and method: a vector file names both, and the method is
 looked up in the descriptor pool of the generated okey.v1 modules, so vectors
-for a new RPC need no change here.
+for a new RPC need no change here. A case with `given_state` (a ReplayRequest)
+first plays it through GameService/Replay and sends the state Replay answers
+as its request's `state`: a signed state cannot be written into a vector, only
+the way to reach it.
 """
 
 from __future__ import annotations
@@ -28,6 +31,12 @@ from okey_cli import rpc
 FILE_KEYS = frozenset({"suite", "source", "service", "method", "cases"})
 OPTIONAL_FILE_KEYS = frozenset({"notes"})
 CASE_KEYS = frozenset({"name", "reason", "request", "expect"})
+OPTIONAL_CASE_KEYS = frozenset({"given_state"})
+# The RPC that turns a case's `given_state` into a state (docs/conformance.md).
+REPLAY_SERVICE = "okey.v1.GameService"
+REPLAY_METHOD = "Replay"
+STATE_FIELD = "state"
+STATE_TYPE = "okey.v1.GameState"
 NAME_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 STATUS_NAMES = frozenset(code.name for code in grpc.StatusCode if code is not grpc.StatusCode.OK)
 _SHOWN_CHARS = 300
@@ -84,6 +93,8 @@ class Case:
     method: Method
     request: Message
     expect: dict[str, Any]
+    # A ReplayRequest whose answer's state goes into `request.state` before the call.
+    given_state: Message | None = None
 
 
 @dataclass(slots=True)
@@ -196,7 +207,7 @@ def load_file(path: Path) -> list[Case]:
     for index, raw in enumerate(data["cases"]):
         at = f"{where}: cases[{index}]"
         _require(isinstance(raw, dict), at, "a case is a JSON object")
-        _check_keys(raw, CASE_KEYS, frozenset(), at)
+        _check_keys(raw, CASE_KEYS, OPTIONAL_CASE_KEYS, at)
         name = raw["name"]
         _require(
             isinstance(name, str) and NAME_RE.fullmatch(name) is not None,
@@ -215,8 +226,30 @@ def load_file(path: Path) -> list[Case]:
         except json_format.ParseError as error:
             raise VectorError(f"{at}: request: {error}") from None
         _check_expect(raw["expect"], method, at)
-        cases.append(Case(path, data["suite"], name, raw["reason"], method, request, raw["expect"]))
+        given = _given_state(raw["given_state"], method, at) if "given_state" in raw else None
+        cases.append(
+            Case(path, data["suite"], name, raw["reason"], method, request, raw["expect"], given)
+        )
     return cases
+
+
+def _given_state(given: Any, method: Method, where: str) -> Message:
+    """A case's `given_state` as a ReplayRequest, for a method whose request takes a state."""
+    state_field = method.request_type.DESCRIPTOR.fields_by_name.get(STATE_FIELD)
+    _require(
+        state_field is not None
+        and state_field.message_type is not None
+        and state_field.message_type.full_name == STATE_TYPE,
+        where,
+        f"given_state: {method.request_type.DESCRIPTOR.full_name} has no {STATE_FIELD} field"
+        " to put the replayed state in",
+    )
+    _require(isinstance(given, dict), where, "given_state must be a ReplayRequest object")
+    replay = find_method(REPLAY_SERVICE, REPLAY_METHOD)
+    try:
+        return json_format.ParseDict(given, replay.request_type())
+    except json_format.ParseError as error:
+        raise VectorError(f"{where}: given_state: {error}") from None
 
 
 def load_dir(directory: Path) -> list[Case]:
@@ -459,15 +492,55 @@ class Runner:
             )
         return self._calls[method.path]
 
+    def _metadata(self, case: Case) -> tuple[tuple[str, str], ...]:
+        # The case name as request id makes the server's log lines easy to find.
+        return (("x-request-id", f"conformance-{case.name}"[:128]),)
+
+    def _given_state(self, case: Case, problems: list[str]) -> Message | None:
+        """The state Replay answers for the case's `given_state`, or None after a problem line.
+
+        The case fails (and its own method is not called) when Replay fails or
+        judges a move of the log illegal: the position it needs was not reached.
+        """
+        replay = find_method(REPLAY_SERVICE, REPLAY_METHOD)
+        where = f"given_state: {replay.service}/{replay.name}"
+        try:
+            answer = self._callable(replay)(
+                case.given_state, timeout=self.timeout, metadata=self._metadata(case)
+            )
+        except grpc.RpcError as error:
+            code = rpc.status_code(error)
+            if code is grpc.StatusCode.UNAVAILABLE:
+                raise UnreachableError(self.address) from None
+            problems.append(f"{where} failed: {code.name}: {rpc.status_details(error)}")
+            return None
+        if not answer.legal:
+            reason = _scalar_json(answer.DESCRIPTOR.fields_by_name["reason"], answer.reason)
+            problems.append(
+                f"{where} answered legal: false, move {answer.illegal_index} is illegal:"
+                f" {reason} ({answer.message})"
+            )
+            return None
+        if not answer.HasField(STATE_FIELD):
+            problems.append(f"{where} answered legal: true without a state")
+            return None
+        state: Message = answer.state
+        return state
+
     def run_case(self, case: Case) -> CaseResult:
         call = self._callable(case.method)
+        request = case.request
+        if case.given_state is not None:
+            problems: list[str] = []
+            state = self._given_state(case, problems)
+            if state is None:
+                return CaseResult(case, problems)
+            # The replayed state replaces any state the request names.
+            request = type(case.request)()
+            request.CopyFrom(case.request)
+            getattr(request, STATE_FIELD).CopyFrom(state)
         try:
-            # The case name as request id makes the server's log line easy to find.
-            response = call(
-                case.request,
-                timeout=self.timeout,
-                metadata=(("x-request-id", f"conformance-{case.name}"[:128]),),
-            )
+            response = call(request, timeout=self.timeout, metadata=self._metadata(case))
         except grpc.RpcError as error:
             if rpc.status_code(error) is grpc.StatusCode.UNAVAILABLE:
                 raise UnreachableError(self.address) from None

@@ -26,6 +26,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Runs every case of every *.json vector file in --dir against a server speaking "
             "okey.v1; prints PASS/FAIL per case and a summary line 'N passed, N failed'. "
+            "A case with given_state reaches its GameState through GameService/Replay first "
+            "(docs/conformance.md). "
             "Exits 0 when every selected case passed, 1 when one failed or none ran."
         ),
     )

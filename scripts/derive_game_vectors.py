@@ -1,0 +1,1545 @@
+"""Derives the GameService conformance vectors (tests/conformance/game_*.json) from the engine.
+
+Every expected answer is the pure engine's judgement (server/okey_rules:
+`deal`, `start_round`, `apply_move`, `legal_moves`, `player_view`, `replay`),
+written out here in protobuf JSON by hand: nothing goes through the gRPC
+layer (okey_server), so a vector checks the server's translation of the
+engine's answers as well as the rules.
+
+A signed GameState cannot be written into a vector: its MAC depends on the
+server's key. So each case that needs a position says how to reach it: a
+`given_state` (a ReplayRequest: a seeded DealRequest and a move log) that
+the runner replays on the server under test, putting the answer's state into
+the request (docs/conformance.md, "Cases that need a state"). No expected
+answer names the signed state; an illegal ApplyMove pins it as not set.
+
+    python scripts/derive_game_vectors.py                 # print {file name: file} as JSON
+    python scripts/derive_game_vectors.py --write DIR     # write DIR/game_*.json
+    python scripts/derive_game_vectors.py --search        # how the special seeds were found
+
+The winning and drawn rounds are move logs played by a small greedy player
+(`greedy_log`) over the engine's legal moves; --search shows which seeds
+were picked and why. tests/unit/test_game_vectors_wellformed.py checks that
+this script writes the committed files byte for byte.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from okey_rules.deal import deal
+from okey_rules.deal_fairness import seeded_deal_id
+from okey_rules.game import apply_move, legal_moves, replay, start_round
+from okey_rules.game_types import (
+    Event,
+    EventKind,
+    GameState,
+    Move,
+    MoveKind,
+    MoveResult,
+    Outcome,
+    Phase,
+)
+from okey_rules.game_view import player_view
+from okey_rules.ruleset import Ruleset
+from okey_rules.tiles import FACES, FALSE_JOKER_FACE, TILE_OF_CODE
+
+Json = dict[str, Any]
+Case = dict[str, Any]
+LoggedMove = tuple[Move, int | None]  # a move and the caller's clock (ms), None: untimed
+
+# 2026-12-01T18:00:00Z in milliseconds since the epoch: the clock of the timed tables.
+T0_MS = 1_796_148_000_000
+SECOND_MS = 1000
+TIMER_S = 45  # docs/rules.md §5: the default move timer
+
+# Seeds with a property worth a vector, found by `--search` (each property is
+# asserted again when the vectors are built, so a changed deal fails loudly).
+SEED_TABLE = "gosterme-table-2"  # seat 2 holds the indicator's twin; seat 1 opens
+SEED_TIMER = "timer-okey-draw-244"  # seat 3 holds the twin; the first wall tile is an okey
+SEED_WIN = "greedy-win-19"  # the greedy log: seat 3 shows gösterme, then wins at move 54
+SEED_DRAWN = "wall-runs-out-0"  # seat 0 holds the twin; draw-and-throw-back empties the wall
+SEED_TWO = "two-seats-0"  # a two-player table
+
+# --- protobuf JSON of the engine's values ------------------------------------------
+
+
+def tile_json(code: int) -> Json:
+    """An okey.v1.Tile with its copy always written: the copy says which physical tile."""
+    tile = TILE_OF_CODE[code]
+    if tile.is_false_joker:
+        return {"falseJoker": True, "copy": tile.copy}
+    assert tile.color is not None
+    return {"color": f"COLOR_{tile.color.name}", "number": tile.number, "copy": tile.copy}
+
+
+def tiles_json(codes: tuple[int, ...] | list[int]) -> list[Json]:
+    return [tile_json(code) for code in codes]
+
+
+def timestamp(ms: int) -> str:
+    """RFC 3339 in UTC as protobuf JSON prints a Timestamp (no fraction when whole seconds)."""
+    moment = datetime.fromtimestamp(ms // SECOND_MS, UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    fraction = ms % SECOND_MS
+    return f"{moment}.{fraction:03d}Z" if fraction else f"{moment}Z"
+
+
+def move_json(move: Move) -> Json:
+    data: Json = {"kind": f"MOVE_KIND_{move.kind.name}", "seat": move.seat}
+    if move.tile is not None:
+        data["tile"] = tile_json(move.tile.code)
+    return data
+
+
+def expected_move(move: Move) -> Json:
+    """A move in an answer: a move of a kind without a tile must leave `tile` unset."""
+    data = move_json(move)
+    data.setdefault("tile", None)
+    return data
+
+
+def logged_json(logged: LoggedMove) -> Json:
+    move, now_ms = logged
+    data: Json = {"move": move_json(move)}
+    if now_ms is not None:
+        data["now"] = timestamp(now_ms)
+    return data
+
+
+def outcome_json(outcome: Outcome) -> Json:
+    """The outcome without its arrangement: one way to split a hand, which a server may choose."""
+    data: Json = {
+        "drawn": outcome.drawn,
+        "winnerSeat": outcome.winner,
+        "winKind": f"WIN_KIND_{outcome.kind.name}" if outcome.kind else "WIN_KIND_UNSPECIFIED",
+        "okeyDiscard": outcome.okey_discard,
+        "discard": None if outcome.discard is None else tile_json(outcome.discard),
+        "hand": tiles_json(outcome.hand),
+        "gosterme": [{"seat": seat, "tile": tile_json(tile)} for seat, tile in outcome.gosterme],
+        "moveNumber": outcome.move_number,
+    }
+    return data
+
+
+def event_json(event: Event) -> Json:
+    data: Json = {
+        "kind": f"EVENT_KIND_{event.kind.name}",
+        "seat": event.seat,
+        "tile": None if event.tile is None else tile_json(event.tile),
+        "private": event.private,
+    }
+    if event.kind is EventKind.TOOK_DISCARD:
+        data["fromSeat"] = event.from_seat
+    if event.outcome is not None:
+        data["outcome"] = outcome_json(event.outcome)
+    return data
+
+
+def ruleset_json(rules: Ruleset) -> Json:
+    """The resolved ruleset as an answer states it: every option written out."""
+    return {
+        "game": f"GAME_{rules.game.name}",
+        "wildPairs": rules.wild_pairs,
+        "kafa": rules.kafa,
+        "runs13To1": rules.runs_13_to_1,
+        "indicatorDrawableLast": rules.indicator_drawable_last,
+        "gostermeInFirstTurn": rules.gosterme_in_first_turn,
+        "moveTimerSeconds": rules.move_timer_seconds,
+    }
+
+
+# --- tables (seeded deals) and positions (a table and a move log) --------------------
+
+
+@dataclass(frozen=True)
+class Table:
+    """A seeded deal as a DealRequest asks for it, and the engine's opening state."""
+
+    seed: str
+    players: int = 4
+    dealer: int = 0
+    now_ms: int | None = None
+    gosterme_in_first_turn: bool = False
+
+    @property
+    def rules(self) -> Ruleset:
+        return Ruleset(gosterme_in_first_turn=self.gosterme_in_first_turn)
+
+    def request(self) -> Json:
+        data: Json = {"seed": self.seed, "playerCount": self.players, "dealerSeat": self.dealer}
+        if self.gosterme_in_first_turn:
+            data["ruleset"] = {"gostermeInFirstTurn": True}
+        if self.now_ms is not None:
+            data["now"] = timestamp(self.now_ms)
+        return data
+
+    def start(self) -> GameState:
+        # As the server deals a seeded request: the deal id comes from the seed.
+        dealt = deal(self.rules, self.players, self.dealer, seed=self.seed)
+        return start_round(dealt, deal_id=seeded_deal_id(self.seed), now_ms=self.now_ms)
+
+    def at(self, *log: LoggedMove) -> Position:
+        return Position(self, tuple(log))
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a table stands after a move log, every move of which is legal."""
+
+    table: Table
+    log: tuple[LoggedMove, ...] = ()
+
+    @cached_property
+    def state(self) -> GameState:
+        result = replay(self.table.start(), self.log)
+        assert result.legal, f"{self.table.seed}: move {result.illegal_index}: {result.reason}"
+        return result.state
+
+    def then(self, *more: LoggedMove) -> Position:
+        return Position(self.table, self.log + more)
+
+    def given_state(self) -> Json:
+        """The ReplayRequest that reaches this position on any server."""
+        return {"deal": self.table.request(), "moves": [logged_json(m) for m in self.log]}
+
+    def rack(self, seat: int) -> tuple[int, ...]:
+        return self.state.seats[seat].rack
+
+
+def draw(seat: int, now_ms: int | None = None) -> LoggedMove:
+    return Move(MoveKind.DRAW_FROM_WALL, seat), now_ms
+
+
+def take(seat: int, now_ms: int | None = None) -> LoggedMove:
+    return Move(MoveKind.TAKE_DISCARD, seat), now_ms
+
+
+def discard(seat: int, code: int, now_ms: int | None = None) -> LoggedMove:
+    return Move(MoveKind.DISCARD, seat, TILE_OF_CODE[code]), now_ms
+
+
+def declare(seat: int, code: int, now_ms: int | None = None) -> LoggedMove:
+    return Move(MoveKind.DECLARE_WIN, seat, TILE_OF_CODE[code]), now_ms
+
+
+def gosterme(seat: int, now_ms: int | None = None) -> LoggedMove:
+    return Move(MoveKind.GOSTERME, seat), now_ms
+
+
+def end_round(seat: int, now_ms: int | None = None) -> LoggedMove:
+    return Move(MoveKind.END_ROUND, seat), now_ms
+
+
+def timeout(seat: int, now_ms: int | None = None) -> LoggedMove:
+    return Move(MoveKind.TIMEOUT, seat), now_ms
+
+
+def twin_holder(state: GameState) -> int | None:
+    """The seat holding the indicator's twin (the gösterme tile), if a seat does."""
+    twin = state.gosterme_tile()
+    return next((s for s, seat in enumerate(state.seats) if twin in seat.rack), None)
+
+
+def is_okey(code: int, state: GameState) -> bool:
+    return code % FACES == state.okey.face
+
+
+# --- the players that write the long logs ----------------------------------------------
+
+
+def _face_as_played(code: int, okey_face: int) -> int:
+    """A false joker stands for the okey's face (docs/rules.md §2.3)."""
+    face = code % FACES
+    return okey_face if face == FALSE_JOKER_FACE else face
+
+
+def usefulness(code: int, rack: tuple[int, ...], okey_face: int) -> int:
+    """How much a tile helps its rack: neighbours for runs, other colours for sets, a twin
+    for pairs. Okeys are worth keeping above all. A heuristic, not a rule."""
+    if code % FACES == okey_face:
+        return 100
+    face = _face_as_played(code, okey_face)
+    color, number = divmod(face, 13)
+    score, set_colors = 0, set()
+    for other in rack:
+        if other == code or other % FACES == okey_face:
+            continue
+        other_color, other_number = divmod(_face_as_played(other, okey_face), 13)
+        gap = min((other_number - number) % 13, (number - other_number) % 13)
+        if other_color == color and gap == 0:
+            score += 1
+        elif other_number == number:
+            set_colors.add(other_color)
+        elif other_color == color and gap == 1:
+            score += 3
+        elif other_color == color and gap == 2:
+            score += 1
+    return score + 2 * len(set_colors)
+
+
+def greedy_move(state: GameState) -> Move:
+    """The greedy player's move for the seat on turn: win when it can (with an okey
+    discard if one wins), take a useful discard, else draw; throw the least useful tile."""
+    seat, okey_face = state.turn, state.okey.face
+    rack = state.seats[seat].rack
+    if state.phase is Phase.DRAW:
+        if not state.wall:
+            return Move(MoveKind.END_ROUND, seat)
+        top = state.seats[state.previous_seat].discards[-1]
+        if usefulness(top, (*rack, top), okey_face) >= 4:
+            return Move(MoveKind.TAKE_DISCARD, seat)
+        return Move(MoveKind.DRAW_FROM_WALL, seat)
+    wins = [m for m in legal_moves(state, seat) if m.kind is MoveKind.DECLARE_WIN]
+    if wins:
+        okey_wins = [m for m in wins if m.tile is not None and m.tile.face == okey_face]
+        return (okey_wins or wins)[0]
+    worst = min(rack, key=lambda c: (usefulness(c, rack, okey_face), -rack.index(c)))
+    return Move(MoveKind.DISCARD, seat, TILE_OF_CODE[worst])
+
+
+def greedy_log(table: Table, limit: int = 400) -> list[LoggedMove]:
+    """A whole round by the greedy player, untimed; the twin's holder shows gösterme first."""
+    state = table.start()
+    log: list[LoggedMove] = []
+    holder = twin_holder(state)
+    if holder is not None:
+        log.append(gosterme(holder))
+        state = _applied(state, log[-1])
+    while state.phase is not Phase.ROUND_OVER and len(log) < limit:
+        log.append((greedy_move(state), None))
+        state = _applied(state, log[-1])
+    return log
+
+
+def throw_back_log(table: Table, start_ms: int) -> list[LoggedMove]:
+    """A timed round in which every seat draws and throws the drawn tile back, one move a
+    second, until the wall is empty; the twin's holder shows gösterme first."""
+    state = table.start()
+    clock = iter(range(start_ms, start_ms + 1000 * SECOND_MS, SECOND_MS))
+    log: list[LoggedMove] = []
+    holder = twin_holder(state)
+    if holder is not None:
+        log.append(gosterme(holder, next(clock)))
+        state = _applied(state, log[-1])
+    first = state.turn
+    log.append(discard(first, state.seats[first].rack[-1], next(clock)))
+    state = _applied(state, log[-1])
+    while state.wall:
+        seat = state.turn
+        log.append(draw(seat, next(clock)))
+        state = _applied(state, log[-1])
+        log.append(discard(seat, state.seats[seat].rack[-1], next(clock)))
+        state = _applied(state, log[-1])
+    return log
+
+
+def _applied(state: GameState, logged: LoggedMove) -> GameState:
+    result = apply_move(state, *logged)
+    assert result.legal, (logged, result.reason)
+    assert result.state is not None
+    return result.state
+
+
+# --- the tables of the vectors -------------------------------------------------------------
+
+TABLE = Table(SEED_TABLE)
+TABLE_OPTION = Table(SEED_TABLE, gosterme_in_first_turn=True)
+TIMER = Table(SEED_TIMER, now_ms=T0_MS)
+WIN = Table(SEED_WIN)
+DRAWN = Table(SEED_DRAWN, now_ms=T0_MS)
+TWO = Table(SEED_TWO, players=2)
+
+FIRST = 1  # dealer 0: seat 1 opens (docs/rules.md §8.1)
+HOLDER = 2  # SEED_TABLE: seat 2 holds the indicator's twin
+TIMER_HOLDER = 3  # SEED_TIMER: seat 3 holds it
+
+
+def s(seconds: float) -> int:
+    """T0 plus `seconds`, in milliseconds."""
+    return T0_MS + round(seconds * SECOND_MS)
+
+
+@dataclass(frozen=True)
+class Positions:
+    """The positions the cases start from, each reached by a legal move log."""
+
+    opening: Position
+    after_opening: Position  # seat 1 has opened; seat 2 must draw
+    after_draw: Position  # seat 2 has drawn from the wall
+    after_turn: Position  # seat 2 has thrown the drawn tile back; seat 3 must draw
+    shown: Position  # seat 2 showed gösterme at the opening
+    option_after_draw: Position  # as after_draw, with gosterme_in_first_turn
+    option_after_turn: Position
+    timed_opening: Position
+    timed_after_opening: Position  # seat 1 opened at T0 + 10 s; seat 2's deadline is T0 + 55 s
+    win_log: tuple[LoggedMove, ...]
+    mid_game: Position  # the winning round where every pile holds two tiles or more
+    before_win: Position
+    won: Position
+    drawn_log: tuple[LoggedMove, ...]
+    wall_empty: Position  # the seat on turn must draw and the wall is empty
+    ended: Position  # ... and it ended the round
+    two_seats: Position
+
+
+def positions() -> Positions:
+    opening = TABLE.at()
+    assert twin_holder(opening.state) == HOLDER, SEED_TABLE
+    opened = discard(FIRST, opening.rack(FIRST)[0])
+    after_opening = opening.then(opened)
+    after_draw = after_opening.then(draw(HOLDER))
+    after_turn = after_draw.then(discard(HOLDER, after_draw.rack(HOLDER)[-1]))
+    option = TABLE_OPTION.at(opened, draw(HOLDER))
+    option_after_turn = option.then(discard(HOLDER, option.rack(HOLDER)[-1]))
+
+    timed_opening = TIMER.at()
+    state = timed_opening.state
+    assert is_okey(state.wall[0], state), f"{SEED_TIMER}: the first wall tile is an okey"
+    assert twin_holder(state) == TIMER_HOLDER, SEED_TIMER
+    timed_after_opening = timed_opening.then(discard(FIRST, timed_opening.rack(FIRST)[0], s(10)))
+
+    win_log = tuple(greedy_log(WIN))
+    won = WIN.at(*win_log)
+    outcome = won.state.outcome
+    assert outcome is not None, SEED_WIN
+    assert not outcome.drawn, f"{SEED_WIN}: the round is won"
+    assert outcome.gosterme, f"{SEED_WIN}: a gösterme is shown"
+    mid = next(
+        WIN.at(*win_log[:n])
+        for n in range(len(win_log))
+        if min(len(seat.discards) for seat in WIN.at(*win_log[:n]).state.seats) >= 2
+    )
+
+    drawn_log = tuple(throw_back_log(DRAWN, s(1)))
+    wall_empty = DRAWN.at(*drawn_log)
+    assert not wall_empty.state.wall
+    assert wall_empty.state.phase is Phase.DRAW
+    last_ms = drawn_log[-1][1]
+    assert last_ms is not None
+    ended = wall_empty.then(end_round(wall_empty.state.turn, last_ms + SECOND_MS))
+
+    two = TWO.at()
+    two_first = two.state.turn
+    two_other = 1 - two_first
+    two = two.then(discard(two_first, two.rack(two_first)[0]), take(two_other))
+    two = two.then(discard(two_other, two.rack(two_other)[0]), draw(two_first))
+    two = two.then(discard(two_first, two.rack(two_first)[-1]))
+    return Positions(
+        opening=opening,
+        after_opening=after_opening,
+        after_draw=after_draw,
+        after_turn=after_turn,
+        shown=opening.then(gosterme(HOLDER)),
+        option_after_draw=option,
+        option_after_turn=option_after_turn,
+        timed_opening=timed_opening,
+        timed_after_opening=timed_after_opening,
+        win_log=win_log,
+        mid_game=mid,
+        before_win=WIN.at(*win_log[:-1]),
+        won=won,
+        drawn_log=drawn_log,
+        wall_empty=wall_empty,
+        ended=ended,
+        two_seats=two,
+    )
+
+
+# --- case builders ----------------------------------------------------------------------
+
+LEGAL = None  # `want` for a move the engine must find legal
+
+
+def _now(request: Json, now_ms: int | None) -> Json:
+    if now_ms is not None:
+        request["now"] = timestamp(now_ms)
+    return request
+
+
+def apply_expect(result: MoveResult) -> Json:
+    if result.legal:
+        return {"legal": True, "events": [event_json(e) for e in result.events]}
+    assert result.reason is not None
+    return {
+        "legal": False,
+        "reason": f"ILLEGAL_REASON_{result.reason.name}",
+        "state": None,  # an illegal move answers no state
+        "events": [],
+    }
+
+
+def apply_case(name: str, reason: str, at: Position, logged: LoggedMove, want: Any = LEGAL) -> Case:
+    """ApplyMove at a position; `want` is the IllegalReason name the engine must give, or LEGAL."""
+    move, now_ms = logged
+    result = apply_move(at.state, move, now_ms)
+    got = None if result.legal else result.reason and result.reason.name
+    assert got == want, f"{name}: the engine says {got}, the case wants {want}"
+    return {
+        "name": f"game-apply-{name}",
+        "reason": reason,
+        "given_state": at.given_state(),
+        "request": _now({"move": move_json(move)}, now_ms),
+        "expect": {"response": apply_expect(result)},
+    }
+
+
+def legal_case(
+    name: str,
+    reason: str,
+    at: Position,
+    seat: int,
+    *,
+    now_ms: int | None = None,
+    check: Callable[[list[Move]], bool],
+) -> Case:
+    """LegalMoves at a position; `check` says which kinds the engine must offer."""
+    moves = legal_moves(at.state, seat, now_ms)
+    assert check(moves), f"{name}: {[m.kind.name for m in moves]}"
+    return {
+        "name": f"game-legal-{name}",
+        "reason": reason,
+        "given_state": at.given_state(),
+        "request": _now({"seat": seat}, now_ms),
+        "expect": {"response": {"moves": [expected_move(m) for m in moves]}},
+    }
+
+
+def kinds(*wanted: MoveKind) -> Callable[[list[Move]], bool]:
+    """A check that the moves' kinds, duplicates removed, are `wanted` in order."""
+
+    def check(moves: list[Move]) -> bool:
+        seen: list[MoveKind] = []
+        for move in moves:
+            if move.kind not in seen:
+                seen.append(move.kind)
+        return seen == list(wanted)
+
+    return check
+
+
+def view_json(state: GameState, seat: int) -> Json:
+    view = player_view(state, seat)
+    return {
+        "seat": view.seat,
+        "ruleset": ruleset_json(view.rules),
+        "playerCount": view.player_count,
+        "dealerSeat": view.dealer,
+        "indicator": tile_json(view.indicator),
+        "okey": tile_json(state.okey.code),
+        "rack": tiles_json(view.rack),
+        "seats": [
+            {
+                "seat": other.seat,
+                "rackSize": other.rack_size,
+                "discardCount": other.discard_count,
+                "discards": tiles_json(other.discards),
+                "wholePile": other.whole_pile,
+                "gosterme": other.gosterme,
+            }
+            for other in view.seats
+        ],
+        "wallSize": view.wall_size,
+        "turnSeat": view.turn,
+        "phase": f"PHASE_{view.phase.name}",
+        "moveNumber": view.move_number,
+        "turnDeadline": timestamp(view.deadline_ms) if view.deadline_ms else None,
+        "outcome": None if view.outcome is None else outcome_json(view.outcome),
+        "dealId": view.deal_id,
+        "round": view.round,
+    }
+
+
+def view_case(name: str, reason: str, at: Position, seat: int) -> Case:
+    return {
+        "name": f"game-view-{name}",
+        "reason": reason,
+        "given_state": at.given_state(),
+        "request": {"seat": seat},
+        "expect": {"response": view_json(at.state, seat)},
+    }
+
+
+def replay_case(
+    name: str,
+    reason: str,
+    start: Table | Position,
+    log: tuple[LoggedMove, ...] | list[LoggedMove],
+    want: Any = LEGAL,
+) -> Case:
+    """Replay from a seeded deal (a Table) or from a replayed state (a Position)."""
+    begin = start.state if isinstance(start, Position) else start.start()
+    result = replay(begin, list(log))
+    got = None if result.legal else result.reason and result.reason.name
+    assert got == want, f"{name}: the engine says {got}, the case wants {want}"
+    expect: Json = {
+        "legal": result.legal,
+        "movesApplied": result.applied,
+        "events": [event_json(e) for e in result.events],
+    }
+    if not result.legal:
+        assert result.reason is not None
+        expect["illegalIndex"] = result.illegal_index
+        expect["reason"] = f"ILLEGAL_REASON_{result.reason.name}"
+    case: Case = {"name": f"game-replay-{name}", "reason": reason}
+    moves = [logged_json(m) for m in log]
+    if isinstance(start, Position):
+        case["given_state"] = start.given_state()
+        case["request"] = {"moves": moves}
+    else:
+        case["request"] = {"deal": start.request(), "moves": moves}
+    case["expect"] = {"response": expect}
+    return case
+
+
+def error_case(
+    name: str, reason: str, request: Json, field_path: str, at: Position | None = None
+) -> Case:
+    case: Case = {"name": name, "reason": reason}
+    if at is not None:
+        case["given_state"] = at.given_state()
+    case["request"] = request
+    case["expect"] = {"error": {"code": "INVALID_ARGUMENT", "field": field_path}}
+    return case
+
+
+# A state no server issued: its MAC is not the server's (and no key makes it so).
+FORGED_STATE: Json = {"playerCount": 4, "turnSeat": 1, "mac": "bm90IGEgcmVhbCBNQUM="}
+
+
+def other_copy_missing(rack: tuple[int, ...]) -> int:
+    """A tile of `rack` whose other copy the rack does not hold: that copy is not in it."""
+    code = next(c for c in rack if (c + FACES) % (2 * FACES) not in rack)
+    return (code + FACES) % (2 * FACES)
+
+
+def not_winning(at: Position, seat: int) -> int:
+    """A tile of the seat's rack whose discard leaves no winning hand."""
+    wins = {
+        m.tile.code
+        for m in legal_moves(at.state, seat)
+        if m.kind is MoveKind.DECLARE_WIN and m.tile is not None
+    }
+    return next(c for c in at.rack(seat) if c not in wins)
+
+
+# --- the vectors ------------------------------------------------------------------------
+
+
+def apply_move_cases(p: Positions) -> list[Case]:
+    opening, after_opening, after_draw = p.opening, p.after_opening, p.after_draw
+    first_tile = opening.rack(FIRST)[0]
+    drawn = after_draw.rack(HOLDER)[-1]
+    holder_tile = opening.rack(HOLDER)[0]
+    deadline = s(TIMER_S)
+    timed_second = p.timed_after_opening
+    second_deadline = s(10 + TIMER_S)
+    wall_empty, ended, before_win, won = p.wall_empty, p.ended, p.before_win, p.won
+    on_turn = wall_empty.state.turn
+    last_ms = p.drawn_log[-1][1]
+    assert last_ms is not None
+    winning = p.win_log[-1][0]
+    assert winning.kind is MoveKind.DECLARE_WIN
+    winner = winning.seat
+    return [
+        apply_case(
+            "opening-discard",
+            "docs/rules.md §8.1: the seat after the dealer opens by discarding one of its 15"
+            " tiles; the turn passes on",
+            opening,
+            discard(FIRST, first_tile),
+        ),
+        apply_case(
+            "opening-draw-must-discard-first",
+            "docs/rules.md §8.1: the opening seat discards without drawing; drawing first is"
+            " MUST_DISCARD_FIRST",
+            opening,
+            draw(FIRST),
+            "MUST_DISCARD_FIRST",
+        ),
+        apply_case(
+            "opening-take-discard-must-discard-first",
+            "docs/rules.md §8.1: the opening seat holds 15 tiles and takes nothing before its"
+            " discard (MUST_DISCARD_FIRST)",
+            opening,
+            take(FIRST),
+            "MUST_DISCARD_FIRST",
+        ),
+        apply_case(
+            "opening-end-round-must-discard-first",
+            "docs/rules.md §8.1, §8.5: ending the round is a draw-phase choice; the opening seat"
+            " must discard first",
+            opening,
+            end_round(FIRST),
+            "MUST_DISCARD_FIRST",
+        ),
+        apply_case(
+            "opening-declare-win-hand-does-not-win",
+            "docs/rules.md §8.1, §8.4: the opening seat may finish, but only if the 14 tiles left"
+            " win (HAND_DOES_NOT_WIN)",
+            opening,
+            declare(FIRST, first_tile),
+            "HAND_DOES_NOT_WIN",
+        ),
+        apply_case(
+            "not-your-turn-discard",
+            "docs/rules.md §8.1: only the seat on turn moves (NOT_YOUR_TURN)",
+            opening,
+            discard(HOLDER, holder_tile),
+            "NOT_YOUR_TURN",
+        ),
+        apply_case(
+            "not-your-turn-draw",
+            "docs/rules.md §8.1: after seat 1's discard seat 2 is on turn, not seat 3"
+            " (NOT_YOUR_TURN)",
+            after_opening,
+            draw(3),
+            "NOT_YOUR_TURN",
+        ),
+        apply_case(
+            "tile-not-in-rack-another-seats-tile",
+            "docs/rules.md §8.2: a tile the seat does not hold is refused (TILE_NOT_IN_RACK)",
+            opening,
+            discard(FIRST, holder_tile),
+            "TILE_NOT_IN_RACK",
+        ),
+        apply_case(
+            "tile-not-in-rack-other-copy",
+            "docs/rules.md §8.2, game.proto Move.tile: the tile is named with its copy; the"
+            " copy the seat does not hold is not in its rack",
+            opening,
+            discard(FIRST, other_copy_missing(opening.rack(FIRST))),
+            "TILE_NOT_IN_RACK",
+        ),
+        apply_case(
+            "draw-from-wall",
+            "docs/rules.md §8.2: the seat on turn draws the next wall tile; only the drawer sees"
+            " it (a private event)",
+            after_opening,
+            draw(HOLDER),
+        ),
+        apply_case(
+            "take-previous-discard",
+            "docs/rules.md §8.2: the seat on turn may take the top tile of the previous seat's"
+            " pile",
+            after_opening,
+            take(HOLDER),
+        ),
+        apply_case(
+            "discard-before-draw-must-draw-first",
+            "docs/rules.md §8.2: discarding before the draw is MUST_DRAW_FIRST",
+            after_opening,
+            discard(HOLDER, holder_tile),
+            "MUST_DRAW_FIRST",
+        ),
+        apply_case(
+            "declare-before-draw-must-draw-first",
+            "docs/rules.md §8.2: finishing before the draw is MUST_DRAW_FIRST",
+            after_opening,
+            declare(HOLDER, holder_tile),
+            "MUST_DRAW_FIRST",
+        ),
+        apply_case(
+            "end-round-wall-not-empty",
+            "docs/rules.md §8.5: ending the round while the wall holds tiles is WALL_NOT_EMPTY",
+            after_opening,
+            end_round(HOLDER),
+            "WALL_NOT_EMPTY",
+        ),
+        apply_case(
+            "second-draw-must-discard-first",
+            "docs/rules.md §8.2: a second draw in the same turn is MUST_DISCARD_FIRST",
+            after_draw,
+            draw(HOLDER),
+            "MUST_DISCARD_FIRST",
+        ),
+        apply_case(
+            "take-after-draw-must-discard-first",
+            "docs/rules.md §8.2: one draw a turn: taking the discard after drawing is"
+            " MUST_DISCARD_FIRST",
+            after_draw,
+            take(HOLDER),
+            "MUST_DISCARD_FIRST",
+        ),
+        apply_case(
+            "discard-the-drawn-tile",
+            "docs/rules.md §8.2: the seat may discard the very tile it has just drawn",
+            after_draw,
+            discard(HOLDER, drawn),
+        ),
+        apply_case(
+            "declare-win-hand-does-not-win",
+            "docs/rules.md §8.4: a declaration whose 14 tiles do not win is HAND_DOES_NOT_WIN",
+            after_draw,
+            declare(HOLDER, drawn),
+            "HAND_DOES_NOT_WIN",
+        ),
+        apply_case(
+            "gosterme-off-turn",
+            "docs/rules.md §8.3: the holder of the indicator's twin shows it before its first"
+            " draw, on turn or not",
+            opening,
+            gosterme(HOLDER),
+        ),
+        apply_case(
+            "gosterme-keeps-the-turn",
+            "docs/rules.md §8.3: showing gösterme is not a turn: the seat on turn still opens",
+            p.shown,
+            discard(FIRST, first_tile),
+        ),
+        apply_case(
+            "gosterme-before-first-draw",
+            "docs/rules.md §8.3: on turn to draw but not yet drawn, the holder may still show",
+            after_opening,
+            gosterme(HOLDER),
+        ),
+        apply_case(
+            "gosterme-already-shown",
+            "docs/rules.md §8.3: gösterme once per seat (GOSTERME_ALREADY_SHOWN)",
+            p.shown,
+            gosterme(HOLDER),
+            "GOSTERME_ALREADY_SHOWN",
+        ),
+        apply_case(
+            "gosterme-without-tile",
+            "docs/rules.md §8.3: only with the indicator's twin in the rack"
+            " (GOSTERME_WITHOUT_TILE)",
+            opening,
+            gosterme(3),
+            "GOSTERME_WITHOUT_TILE",
+        ),
+        apply_case(
+            "gosterme-too-late-after-draw",
+            "docs/rules.md §8.3: gösterme only before the seat's first draw (GOSTERME_TOO_LATE)",
+            after_draw,
+            gosterme(HOLDER),
+            "GOSTERME_TOO_LATE",
+        ),
+        apply_case(
+            "gosterme-in-first-turn-after-draw",
+            "docs/rules.md §8.3: with gosterme_in_first_turn the window stays open until the end"
+            " of the seat's first turn with a draw",
+            p.option_after_draw,
+            gosterme(HOLDER),
+        ),
+        apply_case(
+            "gosterme-in-first-turn-too-late",
+            "docs/rules.md §8.3: with gosterme_in_first_turn, once that first turn ends it is"
+            " GOSTERME_TOO_LATE",
+            p.option_after_turn,
+            gosterme(HOLDER),
+            "GOSTERME_TOO_LATE",
+        ),
+        apply_case(
+            "timed-discard-before-deadline",
+            "docs/rules.md §8.6: a move before the turn's deadline (deal time + 45 s) is judged"
+            " as usual and times the next turn",
+            p.timed_opening,
+            discard(FIRST, p.timed_opening.rack(FIRST)[0], deadline - 1),
+        ),
+        apply_case(
+            "timed-discard-at-deadline-turn-timed-out",
+            "docs/rules.md §8.6: at or past the deadline the seat's own moves are TURN_TIMED_OUT",
+            p.timed_opening,
+            discard(FIRST, p.timed_opening.rack(FIRST)[0], deadline),
+            "TURN_TIMED_OUT",
+        ),
+        apply_case(
+            "timeout-before-deadline-not-timed-out",
+            "docs/rules.md §8.6: a timeout before the deadline is TURN_NOT_TIMED_OUT",
+            p.timed_opening,
+            timeout(FIRST, deadline - 1),
+            "TURN_NOT_TIMED_OUT",
+        ),
+        apply_case(
+            "timeout-without-clock-not-timed-out",
+            "docs/rules.md §8.6, game.proto ApplyMoveRequest.now: without the caller's clock no"
+            " deadline has passed (TURN_NOT_TIMED_OUT)",
+            p.timed_opening,
+            timeout(FIRST),
+            "TURN_NOT_TIMED_OUT",
+        ),
+        apply_case(
+            "timeout-untimed-turn-not-timed-out",
+            "docs/rules.md §8.6: a timeout in an untimed turn (no clock at the deal) is"
+            " TURN_NOT_TIMED_OUT",
+            opening,
+            timeout(FIRST, deadline),
+            "TURN_NOT_TIMED_OUT",
+        ),
+        apply_case(
+            "timeout-wrong-seat-not-your-turn",
+            "docs/rules.md §8.6: the timeout is sent for the seat on turn; another seat is"
+            " NOT_YOUR_TURN",
+            p.timed_opening,
+            timeout(HOLDER, deadline),
+            "NOT_YOUR_TURN",
+        ),
+        apply_case(
+            "timeout-opening-discards-last-received",
+            "docs/rules.md §8.6: a timed-out opening seat discards its most recently received"
+            " tile that is not an okey",
+            p.timed_opening,
+            timeout(FIRST, deadline),
+        ),
+        apply_case(
+            "timeout-draws-and-keeps-a-drawn-okey",
+            "docs/rules.md §8.6: a timed-out seat draws; the drawn tile is an okey, so it"
+            " discards the tile received before it",
+            timed_second,
+            timeout(HOLDER, second_deadline),
+        ),
+        apply_case(
+            "gosterme-after-the-deadline",
+            "docs/rules.md §8.3: gösterme stays allowed after the turn's deadline has passed",
+            timed_second,
+            gosterme(TIMER_HOLDER, second_deadline + 5 * SECOND_MS),
+        ),
+        apply_case(
+            "draw-from-empty-wall",
+            "docs/rules.md §8.5: drawing from an empty wall is WALL_EMPTY",
+            wall_empty,
+            draw(on_turn, last_ms + SECOND_MS),
+            "WALL_EMPTY",
+        ),
+        apply_case(
+            "end-round-empty-wall",
+            "docs/rules.md §8.5: with the wall empty the seat on turn may end the round, with no"
+            " winner; the outcome lists the gösterme shown",
+            wall_empty,
+            end_round(on_turn, last_ms + SECOND_MS),
+        ),
+        apply_case(
+            "take-discard-empty-wall",
+            "docs/rules.md §8.5: with the wall empty the seat on turn may still take the previous"
+            " discard and play on",
+            wall_empty,
+            take(on_turn, last_ms + SECOND_MS),
+        ),
+        apply_case(
+            "timeout-empty-wall-ends-round",
+            "docs/rules.md §8.6: a timed-out seat facing an empty wall declines the discard: the"
+            " round ends with no winner",
+            wall_empty,
+            timeout(on_turn, last_ms + TIMER_S * SECOND_MS),
+        ),
+        apply_case(
+            "drawn-round-is-over",
+            "docs/rules.md §8.5, game.proto IllegalReason: after the round ends no move is legal"
+            " (ROUND_OVER)",
+            ended,
+            take((on_turn + 1) % 4),
+            "ROUND_OVER",
+        ),
+        apply_case(
+            "declare-win",
+            "docs/rules.md §8.4: finishing with a winning 14: the outcome names the winner, how"
+            " the hand wins, the discard and the gösterme shown",
+            before_win,
+            (winning, None),
+        ),
+        apply_case(
+            "declare-win-wrong-discard",
+            "docs/rules.md §8.4: only the discards that leave a winning 14 finish; another is"
+            " HAND_DOES_NOT_WIN",
+            before_win,
+            declare(winner, not_winning(before_win, winner)),
+            "HAND_DOES_NOT_WIN",
+        ),
+        apply_case(
+            "won-round-is-over",
+            "docs/rules.md §8.4, game.proto IllegalReason: after a win no move is legal, not even"
+            " gösterme (ROUND_OVER)",
+            won,
+            gosterme(winner),
+            "ROUND_OVER",
+        ),
+        error_case(
+            "game-apply-state-missing",
+            "game.proto ApplyMoveRequest.state: the state is required (INVALID_ARGUMENT on state)",
+            {"move": move_json(draw(HOLDER)[0])},
+            "state",
+        ),
+        error_case(
+            "game-apply-state-forged-mac",
+            "state.proto GameState.mac: a state whose MAC fails is refused",
+            {"state": FORGED_STATE, "move": move_json(draw(FIRST)[0])},
+            "state.mac",
+        ),
+        error_case(
+            "game-apply-move-kind-unspecified",
+            "game.proto MoveKind: MOVE_KIND_UNSPECIFIED is invalid in a request",
+            {"move": {"seat": FIRST}},
+            "move.kind",
+            opening,
+        ),
+        error_case(
+            "game-apply-seat-does-not-exist",
+            "docs/rules.md §8: a seat that does not exist is invalid input, not an illegal move",
+            {"move": move_json(draw(4)[0])},
+            "move.seat",
+            opening,
+        ),
+        error_case(
+            "game-apply-discard-without-tile",
+            "game.proto Move.tile: a discard names its tile",
+            {"move": {"kind": "MOVE_KIND_DISCARD", "seat": FIRST}},
+            "move.tile",
+            opening,
+        ),
+        error_case(
+            "game-apply-draw-with-tile",
+            "game.proto Move.tile: must be unset for every kind but DISCARD and DECLARE_WIN",
+            {"move": {**move_json(draw(FIRST)[0]), "tile": tile_json(first_tile)}},
+            "move.tile",
+            opening,
+        ),
+        error_case(
+            "game-apply-tile-number-out-of-range",
+            "docs/rules.md §1.1, game.proto Move.tile: a tile that cannot exist is invalid input",
+            {
+                "move": {
+                    "kind": "MOVE_KIND_DISCARD",
+                    "seat": FIRST,
+                    "tile": {"color": "COLOR_RED", "number": 14},
+                }
+            },
+            "move.tile",
+            opening,
+        ),
+    ]
+
+
+def legal_moves_cases(p: Positions) -> list[Case]:
+    wall_empty = p.wall_empty
+    on_turn = wall_empty.state.turn
+    last_ms = p.drawn_log[-1][1]
+    assert last_ms is not None
+    winner = p.win_log[-1][0].seat
+    timed = p.timed_after_opening
+    second_deadline = s(10 + TIMER_S)
+    d, t, w, g, x, e, o = (
+        MoveKind.DISCARD,
+        MoveKind.TAKE_DISCARD,
+        MoveKind.DRAW_FROM_WALL,
+        MoveKind.GOSTERME,
+        MoveKind.TIMEOUT,
+        MoveKind.END_ROUND,
+        MoveKind.DECLARE_WIN,
+    )
+    return [
+        legal_case(
+            "opening-seat-discards-any-tile",
+            "docs/rules.md §8.1, game.proto LegalMovesResponse: the opening seat discards one of"
+            " its 15 tiles, one move per tile in rack order",
+            p.opening,
+            FIRST,
+            check=kinds(d),
+        ),
+        legal_case(
+            "opening-twin-holder-may-show",
+            "docs/rules.md §8.3: off turn, the holder of the indicator's twin may only show"
+            " gösterme",
+            p.opening,
+            HOLDER,
+            check=kinds(g),
+        ),
+        legal_case(
+            "opening-other-seat-has-none",
+            "game.proto LegalMovesResponse: empty when the seat may do nothing",
+            p.opening,
+            3,
+            check=kinds(),
+        ),
+        legal_case(
+            "draw-phase-with-gosterme",
+            "docs/rules.md §8.2, §8.3: on turn to draw: show (not drawn yet), draw from the wall"
+            " or take the previous discard",
+            p.after_opening,
+            HOLDER,
+            check=kinds(g, w, t),
+        ),
+        legal_case(
+            "draw-phase",
+            "docs/rules.md §8.2: on turn to draw, having shown gösterme: the wall or the previous"
+            " discard",
+            p.after_opening.then(gosterme(HOLDER)),
+            HOLDER,
+            check=kinds(w, t),
+        ),
+        legal_case(
+            "after-draw-discards",
+            "docs/rules.md §8.2, §8.3: after the draw one of 15 tiles is discarded; gösterme is"
+            " too late",
+            p.after_draw,
+            HOLDER,
+            check=kinds(d),
+        ),
+        legal_case(
+            "after-draw-gosterme-in-first-turn",
+            "docs/rules.md §8.3: with gosterme_in_first_turn the holder may still show after its"
+            " first draw",
+            p.option_after_draw,
+            HOLDER,
+            check=kinds(g, d),
+        ),
+        legal_case(
+            "timed-before-deadline",
+            "docs/rules.md §8.6: before the deadline the seat on turn has its usual moves",
+            timed,
+            HOLDER,
+            now_ms=second_deadline - 1,
+            check=kinds(w, t),
+        ),
+        legal_case(
+            "timed-out-offers-only-timeout",
+            "docs/rules.md §8.6, game.proto LegalMovesRequest.now: a turn past its deadline"
+            " offers only TIMEOUT",
+            timed,
+            HOLDER,
+            now_ms=second_deadline,
+            check=kinds(x),
+        ),
+        legal_case(
+            "timed-out-turn-gosterme-stays",
+            "docs/rules.md §8.3, §8.6: off turn after the deadline, the twin's holder may still"
+            " show",
+            timed,
+            TIMER_HOLDER,
+            now_ms=second_deadline,
+            check=kinds(g),
+        ),
+        legal_case(
+            "empty-wall",
+            "docs/rules.md §8.5: with the wall empty: take the previous discard or end the round",
+            wall_empty,
+            on_turn,
+            now_ms=last_ms + SECOND_MS,
+            check=kinds(t, e),
+        ),
+        legal_case(
+            "empty-wall-timed-out",
+            "docs/rules.md §8.6: past the deadline with the wall empty, only TIMEOUT",
+            wall_empty,
+            on_turn,
+            now_ms=last_ms + TIMER_S * SECOND_MS,
+            check=kinds(x),
+        ),
+        legal_case(
+            "winning-rack-declares",
+            "docs/rules.md §8.4, game.proto LegalMovesResponse: DECLARE_WIN once per tile whose"
+            " discard leaves a winning 14",
+            p.before_win,
+            winner,
+            check=kinds(d, o),
+        ),
+        legal_case(
+            "won-round-none",
+            "docs/rules.md §8.4: once the round is won no seat has a move",
+            p.won,
+            winner,
+            check=kinds(),
+        ),
+        legal_case(
+            "drawn-round-none",
+            "docs/rules.md §8.5: once the round is drawn no seat has a move",
+            p.ended,
+            on_turn,
+            check=kinds(),
+        ),
+        legal_case(
+            "two-seats",
+            "docs/rules.md §8.2: with two seats each draws from the other's pile",
+            p.two_seats,
+            p.two_seats.state.turn,
+            check=kinds(w, t),
+        ),
+        error_case(
+            "game-legal-seat-does-not-exist",
+            "docs/rules.md §8: a seat that does not exist is invalid input",
+            {"seat": 4},
+            "seat",
+            p.opening,
+        ),
+        error_case(
+            "game-legal-state-missing",
+            "game.proto LegalMovesRequest.state: the state is required",
+            {"seat": FIRST},
+            "state",
+        ),
+    ]
+
+
+def player_view_cases(p: Positions) -> list[Case]:
+    mid, won, ended, two = p.mid_game, p.won, p.ended, p.two_seats
+    winner = p.win_log[-1][0].seat
+    loser = (winner + 1) % 4
+    cases = [
+        view_case(
+            f"opening-seat-{seat}",
+            "docs/rules.md §8.7: a seat sees its own rack, every seat's counts, the wall's size;"
+            " never another rack",
+            p.opening,
+            seat,
+        )
+        for seat in range(4)
+    ]
+    cases += [
+        view_case(
+            f"mid-round-seat-{seat}",
+            "docs/rules.md §8.7: the whole of one's own pile and of the previous seat's, only the"
+            " top of the others",
+            mid,
+            seat,
+        )
+        for seat in range(4)
+    ]
+    cases += [
+        view_case(
+            "after-gosterme",
+            "docs/rules.md §8.3, §8.7: every seat sees who has shown gösterme; the turn is"
+            " unchanged",
+            p.shown,
+            3,
+        ),
+        view_case(
+            "timed-deadline",
+            "docs/rules.md §8.6, §8.7: the view shows the turn's deadline (the discard's time +"
+            " 45 s)",
+            p.timed_after_opening,
+            HOLDER,
+        ),
+        view_case(
+            "won-round-loser",
+            "docs/rules.md §8.7: once a round is won its outcome, the winner's 14 tiles"
+            " included, is shown to everyone",
+            won,
+            loser,
+        ),
+        view_case(
+            "won-round-winner",
+            "docs/rules.md §8.4, §8.7: the winner's rack holds the 14 tiles shown; the discard"
+            " lies on the indicator",
+            won,
+            winner,
+        ),
+        view_case(
+            "drawn-round",
+            "docs/rules.md §8.5, §8.7: a drawn round: the wall is empty and the outcome says drawn",
+            ended,
+            ended.state.turn,
+        ),
+    ]
+    cases += [
+        view_case(
+            f"two-seats-seat-{seat}",
+            "docs/rules.md §8.7: with two players both piles are seen whole",
+            two,
+            seat,
+        )
+        for seat in range(2)
+    ]
+    cases += [
+        error_case(
+            "game-view-seat-does-not-exist",
+            "docs/rules.md §8.7: a seat that does not exist is invalid input",
+            {"seat": 4},
+            "seat",
+            p.opening,
+        ),
+        error_case(
+            "game-view-state-forged-mac",
+            "state.proto GameState.mac: a state whose MAC fails is refused",
+            {"state": FORGED_STATE, "seat": 1},
+            "state.mac",
+        ),
+    ]
+    return cases
+
+
+def replay_cases(p: Positions) -> list[Case]:
+    opening_log = p.after_turn.log
+    first_tile = p.opening.rack(FIRST)[0]
+    holder_tile = p.opening.rack(HOLDER)[0]
+    late_log = (
+        discard(FIRST, p.timed_opening.rack(FIRST)[0], s(10)),
+        draw(HOLDER, s(10 + TIMER_S)),
+    )
+    half = len(p.win_log) // 2
+    return [
+        replay_case(
+            "empty-log",
+            "game.proto ReplayRequest: an empty log from a seeded deal is legal, with no events",
+            TABLE,
+            [],
+        ),
+        replay_case(
+            "first-turns",
+            "docs/rules.md §8.1, §8.2: an opening discard and a draw-discard turn, events in order",
+            TABLE,
+            opening_log,
+        ),
+        replay_case(
+            "illegal-first-move",
+            "game.proto ReplayResponse: the first illegal move's index and reason; nothing applied",
+            TABLE,
+            [discard(HOLDER, holder_tile)],
+            "NOT_YOUR_TURN",
+        ),
+        replay_case(
+            "illegal-later-move",
+            "game.proto ReplayResponse: moves before the first illegal one are applied and their"
+            " events given (MUST_DRAW_FIRST)",
+            TABLE,
+            [discard(FIRST, first_tile), discard(HOLDER, holder_tile), draw(HOLDER)],
+            "MUST_DRAW_FIRST",
+        ),
+        replay_case(
+            "late-move-timed-out",
+            "docs/rules.md §8.6: each logged move is judged at its own clock; a late draw is"
+            " TURN_TIMED_OUT",
+            TIMER,
+            late_log,
+            "TURN_TIMED_OUT",
+        ),
+        replay_case(
+            "winning-round",
+            "docs/rules.md §8.4: a whole round from the deal to a win; the last event is ROUND_WON",
+            WIN,
+            p.win_log,
+        ),
+        replay_case(
+            "winning-round-from-a-state",
+            "game.proto ReplayRequest.start: a log may start from a state the server issued",
+            WIN.at(*p.win_log[:half]),
+            p.win_log[half:],
+        ),
+        replay_case(
+            "move-after-win-round-over",
+            "docs/rules.md §8.4: a move logged after the win is ROUND_OVER",
+            WIN,
+            (*p.win_log, draw((p.win_log[-1][0].seat + 1) % 4)),
+            "ROUND_OVER",
+        ),
+        replay_case(
+            "drawn-round",
+            "docs/rules.md §8.5: a timed round played until the wall is empty, then ended with no"
+            " winner",
+            DRAWN,
+            p.ended.log,
+        ),
+        error_case(
+            "game-replay-no-start",
+            "game.proto ReplayRequest.start: a replay starts from a deal or a state",
+            {"moves": []},
+            "start",
+        ),
+        error_case(
+            "game-replay-deal-without-seed",
+            "game.proto ReplayRequest.deal: a deal is re-dealt from its seed",
+            {"deal": {"playerCount": 4}},
+            "deal.seed",
+        ),
+        error_case(
+            "game-replay-committed-deal",
+            "game.proto ReplayRequest.deal: a committed deal cannot be re-dealt",
+            {"deal": {"commit": True}},
+            "deal.commit",
+        ),
+        error_case(
+            "game-replay-deal-bad-player-count",
+            "docs/dealing.md: classic Okey seats 2 to 4 players; errors name deal.<field>",
+            {"deal": {"seed": SEED_TABLE, "playerCount": 5}},
+            "deal.player_count",
+        ),
+        error_case(
+            "game-replay-okey-101-not-played",
+            "docs/rules.md §8: Okey 101 rounds are dealt but not played yet",
+            {"deal": {"seed": SEED_TABLE, "preset": "101"}},
+            "deal.ruleset.game",
+        ),
+        error_case(
+            "game-replay-move-kind-unspecified",
+            "game.proto MoveKind: an unspecified kind in the log names its index",
+            {
+                "deal": TABLE.request(),
+                "moves": [logged_json(discard(FIRST, first_tile)), {"move": {"seat": HOLDER}}],
+            },
+            "moves[1].move.kind",
+        ),
+        error_case(
+            "game-replay-seat-does-not-exist",
+            "docs/rules.md §8: a seat that does not exist is invalid input, naming the log entry",
+            {"deal": TABLE.request(), "moves": [logged_json(draw(7))]},
+            "moves[0].move.seat",
+        ),
+        error_case(
+            "game-replay-state-forged-mac",
+            "state.proto GameState.mac: a state whose MAC fails is refused",
+            {"state": FORGED_STATE, "moves": []},
+            "state.mac",
+        ),
+    ]
+
+
+FILES: dict[str, tuple[str, str, str, Callable[[Positions], list[Case]]]] = {
+    "game_apply_move.json": (
+        "GameService: ApplyMove",
+        "docs/rules.md §8 (Playing a round); game.proto (IllegalReason, EventKind)",
+        "ApplyMove",
+        apply_move_cases,
+    ),
+    "game_legal_moves.json": (
+        "GameService: LegalMoves",
+        "docs/rules.md §8; game.proto (LegalMovesResponse)",
+        "LegalMoves",
+        legal_moves_cases,
+    ),
+    "game_player_view.json": (
+        "GameService: PlayerView",
+        "docs/rules.md §8.7 (What each seat sees); game.proto (PlayerViewResponse)",
+        "PlayerView",
+        player_view_cases,
+    ),
+    "game_replay.json": (
+        "GameService: Replay",
+        "docs/rules.md §8; game.proto (ReplayRequest, ReplayResponse)",
+        "Replay",
+        replay_cases,
+    ),
+}
+
+NOTES = (
+    "Expected answers derived by scripts/derive_game_vectors.py from the engine's rules"
+    " (docs/rules.md §8). A signed state cannot be stored in a vector (its MAC depends on the"
+    " server's key): a case that needs a position carries given_state, a ReplayRequest (a"
+    " seeded deal and a move log) that the runner replays first, putting the answer's state"
+    " into the request. No expected answer pins a state; arrangements and message texts are"
+    " not pinned either."
+)
+
+
+def build_files() -> dict[str, Json]:
+    """Every vector file, by file name, as the JSON object to write."""
+    p = positions()
+    return {
+        name: {
+            "suite": suite,
+            "source": source,
+            "service": "okey.v1.GameService",
+            "method": method,
+            "notes": NOTES,
+            "cases": cases(p),
+        }
+        for name, (suite, source, method, cases) in FILES.items()
+    }
+
+
+# --- output ----------------------------------------------------------------------------
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
+def dump(value: Any, indent: int = 0) -> str:
+    """JSON with every short value, every shallow object (a tile, a move, a logged move, an
+    event) and every list of scalars or tiles (a rack) on one line; a list of objects (moves,
+    events, a log) gets one line per element."""
+    inline = json.dumps(value, ensure_ascii=False)
+    shallow = _depth(value) <= (3 if isinstance(value, dict) else 2)
+    if shallow or len(inline) + indent <= 100:
+        return inline
+    pad = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = [f"{pad}{json.dumps(k)}: {dump(v, indent + 2)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [pad + dump(v, indent + 2) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def file_text(data: Json) -> str:
+    """A vector file's exact text, as --write writes it."""
+    return dump(data) + "\n"
+
+
+# --- how the seeds were found ----------------------------------------------------------
+
+
+def search(prefix: str, found: Callable[[str], bool], limit: int = 1000) -> str:
+    """The first seed `prefix-N` with the property."""
+    return next(f"{prefix}-{n}" for n in range(limit) if found(f"{prefix}-{n}"))
+
+
+def _searches() -> Iterator[tuple[str, str]]:
+    def table(seed: str) -> bool:
+        return twin_holder(Table(seed).start()) == HOLDER
+
+    yield "SEED_TABLE", search("gosterme-table", table)
+
+    def timer(seed: str) -> bool:
+        state = Table(seed, now_ms=T0_MS).start()
+        # Seat 2 draws the okey first; the tile it then discards is its last dealt one.
+        return (
+            is_okey(state.wall[0], state)
+            and not is_okey(state.seats[HOLDER].rack[-1], state)
+            and twin_holder(state) == TIMER_HOLDER
+        )
+
+    yield "SEED_TIMER", search("timer-okey-draw", timer)
+
+    def win(seed: str) -> bool:
+        log = greedy_log(Table(seed))
+        state = replay(Table(seed).start(), log).state
+        outcome = state.outcome
+        # A short win with a gösterme in its outcome, by a seat other than the opener.
+        return (
+            outcome is not None
+            and not outcome.drawn
+            and bool(outcome.gosterme)
+            and outcome.winner != FIRST
+            and len(log) <= 60
+        )
+
+    yield "SEED_WIN", search("greedy-win", win)
+
+    def wall_runs_out(seed: str) -> bool:
+        holder = twin_holder(Table(seed).start())
+        return holder is not None and holder != FIRST
+
+    yield "SEED_DRAWN", search("wall-runs-out", wall_runs_out)
+    yield "SEED_TWO", "two-seats-0"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--write", metavar="DIR", type=Path, help="write DIR/game_*.json")
+    parser.add_argument("--search", action="store_true", help="re-find the special seeds")
+    args = parser.parse_args(argv)
+    if args.search:
+        for name, seed in _searches():
+            print(f"{name} = {seed!r}")
+        return 0
+    files = build_files()
+    if not args.write:
+        print(dump(files))
+        return 0
+    for name, data in files.items():
+        (args.write / name).write_text(file_text(data), encoding="utf-8")
+        print(f"wrote {args.write / name} ({len(data['cases'])} cases)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,273 @@
+"""The GameService conformance vectors (tests/conformance/game_*.json) are well-formed.
+
+Checks the files, not a server: each follows the vector format
+(docs/conformance.md), requests, `given_state` logs and expected answers are
+valid okey.v1 protobuf JSON, no vector pins a signed state, every position a
+case needs is reached by a legal move log when read as a server reads it,
+the files cover what the GameService vectors are for (each IllegalReason,
+each move and event kind, a won and a drawn round, several seats' views), and
+scripts/derive_game_vectors.py writes them byte for byte.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from okey.v1 import game_pb2, tile_pb2
+from okey_rules.game import replay
+from okey_server.convert_game import clock_ms, move_from_proto
+from okey_server.deal_request import deal_for_request
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFORMANCE = ROOT / "tests" / "conformance"
+DERIVE_SCRIPT = ROOT / "scripts" / "derive_game_vectors.py"
+GAME_FILES = sorted(CONFORMANCE.glob("game_*.json"))
+METHODS: dict[str, tuple[type[Message], type[Message]]] = {
+    "ApplyMove": (game_pb2.ApplyMoveRequest, game_pb2.ApplyMoveResponse),
+    "LegalMoves": (game_pb2.LegalMovesRequest, game_pb2.LegalMovesResponse),
+    "PlayerView": (game_pb2.PlayerViewRequest, game_pb2.PlayerViewResponse),
+    "Replay": (game_pb2.ReplayRequest, game_pb2.ReplayResponse),
+}
+EXPECTED_FILES = {
+    "game_apply_move.json": "ApplyMove",
+    "game_legal_moves.json": "LegalMoves",
+    "game_player_view.json": "PlayerView",
+    "game_replay.json": "Replay",
+}
+KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+# Any key will do for reading a log: the MAC is not what is checked here.
+KEY = b"test key for reading vector logs"
+
+
+def _import_derivation() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("derive_game_vectors", DERIVE_SCRIPT)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def _load(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+FILES = {path.name: _load(path) for path in GAME_FILES}
+CASES = [(name, data["method"], case) for name, data in FILES.items() for case in data["cases"]]
+CASE_IDS = [case["name"] for _, _, case in CASES]
+GIVEN = [(name, case) for name, _, case in CASES if "given_state" in case]
+GIVEN_IDS = [case["name"] for _, case in GIVEN]
+
+
+def _responses(method: str) -> list[dict[str, Any]]:
+    return [
+        c["expect"]["response"] for _, m, c in CASES if m == method and "response" in c["expect"]
+    ]
+
+
+def _events() -> list[dict[str, Any]]:
+    found = [e for r in _responses("ApplyMove") for e in r.get("events", [])]
+    return found + [e for r in _responses("Replay") for e in r.get("events", [])]
+
+
+def test_there_is_one_file_per_gameservice_method() -> None:
+    assert {name: data["method"] for name, data in FILES.items()} == EXPECTED_FILES
+
+
+def test_files_are_exactly_what_the_derivation_script_writes() -> None:
+    # A hand edit of a vector (reason, log or answer) without the script fails here.
+    derive = _import_derivation()
+    built = derive.build_files()
+    assert sorted(built) == sorted(FILES)
+    for path in GAME_FILES:
+        text = path.read_text(encoding="utf-8")
+        expected = derive.file_text(built[path.name])
+        assert text == expected, f"regenerate {path.name} with {DERIVE_SCRIPT}"
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_file_header_names_gameservice(name: str) -> None:
+    data = FILES[name]
+    assert set(data) == {"suite", "source", "service", "method", "notes", "cases"}
+    assert data["service"] == "okey.v1.GameService"
+    assert "docs/rules.md" in data["source"]
+    assert data["cases"]
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_vectors_stand_alone_citing_public_documents_only(name: str) -> None:
+    text = (CONFORMANCE / name).read_text(encoding="utf-8")
+    assert not re.search(r"RULES\.md|DESIGN\.md|seeds? ?0\d\d|seed-0\d\d", text)
+
+
+@pytest.mark.parametrize(("file", "method", "case"), CASES, ids=CASE_IDS)
+def test_case_is_well_formed(file: str, method: str, case: dict[str, Any]) -> None:
+    # docs/conformance.md: these keys, given_state optional, in this order when written.
+    assert list(case) in (
+        ["name", "reason", "request", "expect"],
+        ["name", "reason", "given_state", "request", "expect"],
+    ), file
+    assert KEBAB.fullmatch(case["name"])
+    assert case["name"].startswith("game-")
+    reason = case["reason"]
+    assert reason.strip()
+    assert "\n" not in reason
+    assert re.search(r"docs/(rules|dealing)\.md|[a-z]+\.proto", reason), reason
+
+
+@pytest.mark.parametrize(("file", "method", "case"), CASES, ids=CASE_IDS)
+def test_request_given_state_and_expectation_parse(
+    file: str, method: str, case: dict[str, Any]
+) -> None:
+    request_type, response_type = METHODS[method]
+    json_format.ParseDict(case["request"], request_type())
+    if "given_state" in case:
+        json_format.ParseDict(case["given_state"], game_pb2.ReplayRequest())
+    expect = case["expect"]
+    assert len(expect) == 1
+    if "response" in expect:
+        json_format.ParseDict(expect["response"], response_type())
+        return
+    error = expect["error"]
+    assert set(error) == {"code", "field"}
+    assert error["code"] == "INVALID_ARGUMENT"
+    head = re.split(r"[.\[]", error["field"], maxsplit=1)[0]
+    assert head in request_type.DESCRIPTOR.fields_by_name or head == "start"
+
+
+@pytest.mark.parametrize(("file", "method", "case"), CASES, ids=CASE_IDS)
+def test_no_vector_pins_a_signed_state(file: str, method: str, case: dict[str, Any]) -> None:
+    """A state's MAC depends on the server's key: answers may only pin that no state is set,
+    and a request names a state only as a forged one that must be refused."""
+    response = case["expect"].get("response", {})
+    assert response.get("state", None) is None
+    if "state" in case["request"]:
+        assert case["expect"] == {"error": {"code": "INVALID_ARGUMENT", "field": "state.mac"}}
+        assert "given_state" not in case
+    assert "state" not in case.get("given_state", {}), "a given_state starts from a seeded deal"
+
+
+@pytest.mark.parametrize(("file", "case"), GIVEN, ids=GIVEN_IDS)
+def test_given_state_is_a_legal_log_from_a_seeded_deal(file: str, case: dict[str, Any]) -> None:
+    """Read as a server reads a ReplayRequest, the log reaches its position: every move legal."""
+    request = json_format.ParseDict(case["given_state"], game_pb2.ReplayRequest())
+    assert request.WhichOneof("start") == "deal"
+    assert request.deal.seed
+    state = deal_for_request(request.deal, KEY).state
+    log = [
+        (move_from_proto(entry.move, f"moves[{i}].move"), clock_ms(entry))
+        for i, entry in enumerate(request.moves)
+    ]
+    result = replay(state, log)
+    assert result.legal, f"move {result.illegal_index}: {result.reason} ({result.message})"
+
+
+def test_every_illegal_reason_is_pinned_by_an_applymove_case() -> None:
+    pinned = {r["reason"] for r in _responses("ApplyMove") if r["legal"] is False}
+    every = {v.name for v in game_pb2.IllegalReason.DESCRIPTOR.values if v.number != 0}
+    assert pinned == every
+
+
+def test_every_move_kind_is_applied_legally_and_offered() -> None:
+    every = {v.name for v in game_pb2.MoveKind.DESCRIPTOR.values if v.number != 0}
+    applied = {
+        c["request"]["move"]["kind"]
+        for _, m, c in CASES
+        if m == "ApplyMove" and c["expect"].get("response", {}).get("legal") is True
+    }
+    offered = {move["kind"] for r in _responses("LegalMoves") for move in r["moves"]}
+    assert applied == every
+    assert offered == every
+
+
+def test_every_event_kind_is_expected_with_its_tile_rule() -> None:
+    events = _events()
+    assert {e["kind"] for e in events} == {
+        v.name for v in game_pb2.EventKind.DESCRIPTOR.values if v.number != 0
+    }
+    for event in events:
+        # game.proto Event: a wall draw is private; the tile is there when one is involved.
+        assert event["private"] is (event["kind"] == "EVENT_KIND_DREW_FROM_WALL")
+        no_tile = event["kind"] in ("EVENT_KIND_TURN_TIMED_OUT", "EVENT_KIND_ROUND_DRAWN")
+        assert (event["tile"] is None) is no_tile
+        ends = event["kind"] in ("EVENT_KIND_ROUND_WON", "EVENT_KIND_ROUND_DRAWN")
+        assert ("outcome" in event) is ends
+
+
+def test_a_won_and_a_drawn_round_are_replayed_whole() -> None:
+    legal = [r for r in _responses("Replay") if r["legal"]]
+    last_kinds = {r["events"][-1]["kind"] for r in legal if r["events"]}
+    assert {"EVENT_KIND_ROUND_WON", "EVENT_KIND_ROUND_DRAWN"} <= last_kinds
+    illegal = [r for r in _responses("Replay") if not r["legal"]]
+    # The first illegal move's index, with the moves before it applied.
+    assert any(r["illegalIndex"] > 0 for r in illegal)
+    assert all(r["illegalIndex"] == r["movesApplied"] for r in illegal)
+
+
+def test_expected_tiles_name_their_copy() -> None:
+    """A tile in an answer is one physical tile: the vectors pin its copy, not just its face."""
+
+    def tiles(value: Any) -> list[dict[str, Any]]:
+        if isinstance(value, dict):
+            if "number" in value or "falseJoker" in value:
+                return [value]
+            return [t for v in value.values() for t in tiles(v)]
+        if isinstance(value, list):
+            return [t for v in value for t in tiles(v)]
+        return []
+
+    found = [t for _, _, c in CASES for t in tiles(c["expect"].get("response", {}))]
+    assert found
+    assert all("copy" in t for t in found)
+
+
+def test_player_views_show_only_the_viewers_rack() -> None:
+    """docs/rules.md §8.7: the answer's one rack is the viewer's; other seats are counts and
+    piles (whole for one's own and the previous seat's pile, else only the top)."""
+    tile_fields = [
+        f.name
+        for f in game_pb2.PlayerViewResponse.DESCRIPTOR.fields
+        if f.message_type is tile_pb2.Tile.DESCRIPTOR and f.is_repeated
+    ]
+    assert tile_fields == ["rack"]
+    views = _responses("PlayerView")
+    for view in views:
+        seats = view["seats"]
+        players = view["playerCount"]
+        assert [s["seat"] for s in seats] == list(range(players))
+        assert len(view["rack"]) == seats[view["seat"]]["rackSize"]
+        for seat in seats:
+            whole = seat["seat"] in (view["seat"], (view["seat"] - 1) % players)
+            assert seat["wholePile"] is whole
+            shown = seat["discardCount"] if whole else min(seat["discardCount"], 1)
+            assert len(seat["discards"]) == shown
+    # Several seats of one table, and a two-player table.
+    assert {v["seat"] for v in views if v["playerCount"] == 4} == {0, 1, 2, 3}
+    assert {v["seat"] for v in views if v["playerCount"] == 2} == {0, 1}
+    assert any(not s["wholePile"] and s["discardCount"] > 1 for v in views for s in v["seats"])
+    assert any(v["turnDeadline"] is not None for v in views)
+    assert {bool(v["outcome"] and v["outcome"]["drawn"]) for v in views if v["outcome"]} == {
+        True,
+        False,
+    }
+
+
+def test_no_file_holds_a_real_mac() -> None:
+    """Only the one forged state of the state.mac cases carries a MAC in any file."""
+    forged = [c["request"]["state"] for _, _, c in CASES if "state" in c["request"]]
+    assert forged
+    assert all(state == forged[0] for state in forged)
+    for name in FILES:
+        text = (CONFORMANCE / name).read_text(encoding="utf-8")
+        assert set(re.findall(r'"mac": "([^"]*)"', text)) <= {forged[0]["mac"]}
