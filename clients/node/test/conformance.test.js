@@ -1,6 +1,6 @@
-// Runs the conformance vectors of tests/conformance (CheckHand and any other
-// unary request/expect file) through OkeyClient against a live server, and
-// the example script against the same server.
+// Runs the conformance vectors of tests/conformance (CheckHand, Deal,
+// GameService and any other unary request/expect file) through OkeyClient
+// against a live server, and the example script against the same server.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -40,6 +40,14 @@ describe('conformance vectors against a live server', { skip }, () => {
       files.some((f) => f.service === 'okey.v1.HandService' && f.method === 'CheckHand' && f.cases.length > 0),
       'no CheckHand vector file in tests/conformance',
     );
+  });
+
+  test('tests/conformance holds GameService vectors for every method, reaching states through given_state', () => {
+    for (const method of ['ApplyMove', 'LegalMoves', 'PlayerView', 'Replay']) {
+      const game = files.filter((f) => f.service === 'okey.v1.GameService' && f.method === method);
+      assert.ok(game.some((f) => f.cases.length > 0), `no GameService/${method} vector file in tests/conformance`);
+      assert.ok(game.some((f) => f.cases.some((c) => c.given_state !== undefined)), `no ${method} case carries given_state`);
+    }
   });
 
   for (const vectors of files) {
