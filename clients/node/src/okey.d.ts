@@ -504,10 +504,12 @@ export interface LegalMovesRequest {
 /** Every move a seat may make now. */
 export interface LegalMovesResponse {
   /**
-   * The moves: for DISCARD and DECLARE_WIN one per rack tile, in rack order
-   * (both copies of a face when the rack holds both). Empty when the seat
-   * may do nothing (not its turn and no gösterme to show, or the round is
-   * over).
+   * The moves, in this order: GOSTERME; then DRAW_FROM_WALL, TAKE_DISCARD,
+   * END_ROUND (or TIMEOUT alone once the turn has timed out); then the
+   * DISCARDs; then the DECLARE_WINs. DISCARD and DECLARE_WIN come one per
+   * rack tile, in rack order (both copies of a face when the rack holds
+   * both). Empty when the seat may do nothing (not its turn and no gösterme
+   * to show, or the round is over).
    */
   moves: Move[];
 }
