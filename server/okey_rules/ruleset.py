@@ -21,6 +21,31 @@ GAME_DEFAULTS: dict[Game, dict[str, bool]] = {
     Game.OKEY_101: {"runs_13_to_1": False},
 }
 
+class ScoringMode(enum.Enum):
+    """§9.2: how a table keeps score over a game."""
+
+    COUNTDOWN = "countdown"
+    TARGET = "target"
+    PENALTY = "penalty"
+    ZERO_SUM = "zero-sum"
+
+
+class ColourDouble(enum.Enum):
+    """§9.1: which one-colour winning hands double the round's value."""
+
+    OFF = "off"
+    ANY = "any colour"
+    RED_OR_BLACK = "red or black"
+
+
+# §9.2: the ranges the rule texts give for a table's settings.
+DEFAULT_START_POINTS = 20
+START_POINTS_RANGE = (5, 21)
+DEFAULT_TARGET_POINTS = 21
+TARGET_POINTS_RANGE = (7, 31)
+COUNTDOWN_WINNERS_RANGE = (1, 2)
+GAME_ROUNDS_RANGE = (0, 99)
+
 # §8.6: the okey.gg move timer: none, or 15-120 seconds, 45 by default.
 DEFAULT_MOVE_TIMER_SECONDS = 45
 MIN_MOVE_TIMER_SECONDS = 15
@@ -51,6 +76,17 @@ class Ruleset:
     gosterme_in_first_turn: bool
     # §8.6: seconds per turn, 0 for no timer, else 15-120.
     move_timer_seconds: int
+    # §9: how the table keeps score, and that mode's settings.
+    scoring_mode: ScoringMode
+    start_points: int  # COUNTDOWN, 5-21
+    target_points: int  # TARGET, 7-31
+    elimination: bool  # COUNTDOWN
+    partnership: bool  # COUNTDOWN, four players
+    multipliers_combine: bool  # §9.1: 2 x 2 x 2 = 8, or the largest only
+    colour_double: ColourDouble  # §9.1
+    gosterme_scores: bool  # §9.1
+    countdown_winners: int  # COUNTDOWN: 1 or 2 highest win
+    game_rounds: int  # 0: no fixed number of rounds
 
     def __init__(
         self,
@@ -62,6 +98,16 @@ class Ruleset:
         *,
         gosterme_in_first_turn: bool = False,
         move_timer_seconds: int = DEFAULT_MOVE_TIMER_SECONDS,
+        scoring_mode: ScoringMode = ScoringMode.COUNTDOWN,
+        start_points: int = DEFAULT_START_POINTS,
+        target_points: int = DEFAULT_TARGET_POINTS,
+        elimination: bool = False,
+        partnership: bool = False,
+        multipliers_combine: bool = True,
+        colour_double: ColourDouble = ColourDouble.OFF,
+        gosterme_scores: bool = True,
+        countdown_winners: int = 2,
+        game_rounds: int = 0,
     ) -> None:
         if move_timer_seconds != 0 and not (
             MIN_MOVE_TIMER_SECONDS <= move_timer_seconds <= MAX_MOVE_TIMER_SECONDS
@@ -70,6 +116,19 @@ class Ruleset:
                 "ruleset.move_timer_seconds",
                 f"the move timer is 0 (none) or {MIN_MOVE_TIMER_SECONDS}-{MAX_MOVE_TIMER_SECONDS}"
                 f" seconds, not {move_timer_seconds}",
+            )
+        _check_range("start_points", start_points, START_POINTS_RANGE)
+        _check_range("target_points", target_points, TARGET_POINTS_RANGE)
+        _check_range("countdown_winners", countdown_winners, COUNTDOWN_WINNERS_RANGE)
+        _check_range("game_rounds", game_rounds, GAME_ROUNDS_RANGE)
+        if (elimination or partnership) and scoring_mode is not ScoringMode.COUNTDOWN:
+            name = "elimination" if elimination else "partnership"
+            raise InvalidInputError(
+                f"ruleset.{name}", f"{name} is a rule of the COUNTDOWN table mode only"
+            )
+        if elimination and partnership:
+            raise InvalidInputError(
+                "ruleset.elimination", "elimination and partnership do not go together"
             )
         defaults = GAME_DEFAULTS[game]
         set_field = object.__setattr__  # the dataclass is frozen
@@ -82,6 +141,16 @@ class Ruleset:
         set_field(self, "indicator_drawable_last", indicator_drawable_last)
         set_field(self, "gosterme_in_first_turn", gosterme_in_first_turn)
         set_field(self, "move_timer_seconds", move_timer_seconds)
+        set_field(self, "scoring_mode", scoring_mode)
+        set_field(self, "start_points", start_points)
+        set_field(self, "target_points", target_points)
+        set_field(self, "elimination", elimination)
+        set_field(self, "partnership", partnership)
+        set_field(self, "multipliers_combine", multipliers_combine)
+        set_field(self, "colour_double", colour_double)
+        set_field(self, "gosterme_scores", gosterme_scores)
+        set_field(self, "countdown_winners", countdown_winners)
+        set_field(self, "game_rounds", game_rounds)
 
     def with_overrides(self, **overrides: Any) -> Ruleset:
         """A copy with the given options replaced; unknown names are invalid input.
@@ -103,12 +172,33 @@ class Ruleset:
         return replace(self, **overrides)
 
 
+def _check_range(name: str, value: int, bounds: tuple[int, int]) -> None:
+    low, high = bounds
+    if not low <= value <= high:
+        raise InvalidInputError(f"ruleset.{name}", f"{name} is {low}-{high}, not {value}")
+
+
 PRESETS: dict[str, Ruleset] = {
     # The classic table.
     "classic": Ruleset(),
+    # §9.3: the Russian rules text's tournament scoring: countdown from 20,
+    # 2 / 4 / 4 per opponent, no gösterme, the single highest score wins.
+    "tournament": Ruleset(gosterme_scores=False, countdown_winners=1),
+    # §9.3: the French online table: a points limit set between 5 and 21
+    # (countdown; the two highest win), gösterme "at the first turn" (§8.3).
+    "points-limit": Ruleset(gosterme_in_first_turn=True),
     # The okey.gg rules name kafa as a real-table rule but do not play it yet:
-    # such a hand is a normal finish there (docs/rules.md §4.3).
-    "okey.gg": Ruleset(kafa=False),
+    # such a hand is a normal finish there (docs/rules.md §4.3). §9.3: the
+    # winner scores towards a target of 21 (7-31); the move timer is 45 s.
+    "okey.gg": Ruleset(
+        kafa=False,
+        scoring_mode=ScoringMode.TARGET,
+        target_points=DEFAULT_TARGET_POINTS,
+        move_timer_seconds=DEFAULT_MOVE_TIMER_SECONDS,
+    ),
+    # §9.3: the Italian penalty table: penalties accumulate from 0, a stall
+    # costs everyone 1, gösterme costs each opponent 1 whoever wins.
+    "penalty": Ruleset(scoring_mode=ScoringMode.PENALTY),
     # Okey 101: no 12-13-1 runs (its game default).
     "101": Ruleset(game=Game.OKEY_101),
 }

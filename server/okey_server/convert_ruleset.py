@@ -7,13 +7,31 @@ from typing import Any
 
 from okey.v1 import ruleset_pb2
 from okey_rules.errors import InvalidInputError
-from okey_rules.ruleset import Game, Ruleset, preset
+from okey_rules.ruleset import ColourDouble, Game, Ruleset, ScoringMode, preset
 
 GAME_TO_DOMAIN: dict[int, Game] = {
     ruleset_pb2.GAME_CLASSIC: Game.CLASSIC,
     ruleset_pb2.GAME_OKEY_101: Game.OKEY_101,
 }
 GAME_TO_PROTO: dict[Game, int] = {game: value for value, game in GAME_TO_DOMAIN.items()}
+# Options whose values are enums: proto value <-> domain value, per option.
+_ENUM_OPTIONS: dict[str, dict[int, Any]] = {
+    "scoring_mode": {
+        ruleset_pb2.SCORING_MODE_COUNTDOWN: ScoringMode.COUNTDOWN,
+        ruleset_pb2.SCORING_MODE_TARGET: ScoringMode.TARGET,
+        ruleset_pb2.SCORING_MODE_PENALTY: ScoringMode.PENALTY,
+        ruleset_pb2.SCORING_MODE_ZERO_SUM: ScoringMode.ZERO_SUM,
+    },
+    "colour_double": {
+        ruleset_pb2.COLOUR_DOUBLE_OFF: ColourDouble.OFF,
+        ruleset_pb2.COLOUR_DOUBLE_ANY: ColourDouble.ANY,
+        ruleset_pb2.COLOUR_DOUBLE_RED_OR_BLACK: ColourDouble.RED_OR_BLACK,
+    },
+}
+_ENUM_TO_PROTO: dict[str, dict[Any, int]] = {
+    name: {domain: value for value, domain in table.items()}
+    for name, table in _ENUM_OPTIONS.items()
+}
 # The rule options besides `game`: same names on both sides (the mapping is 1:1).
 _OPTIONS = tuple(f.name for f in fields(Ruleset) if f.name != "game")
 _DEFAULT = preset("")
@@ -32,7 +50,7 @@ def ruleset_from_proto(preset_name: str, message: ruleset_pb2.Ruleset,
     base = preset(preset_name, game)
     # ListFields lists exactly the fields the caller set (presence of `optional`).
     overrides: dict[str, Any] = {
-        descriptor.name: value
+        descriptor.name: _option_from_proto(descriptor.name, value, field)
         for descriptor, value in message.ListFields()
         if descriptor.name != "game"
     }
@@ -41,9 +59,20 @@ def ruleset_from_proto(preset_name: str, message: ruleset_pb2.Ruleset,
     return base.with_overrides(**overrides) if overrides else base
 
 
+def _option_from_proto(name: str, value: Any, field: str) -> Any:
+    table = _ENUM_OPTIONS.get(name)
+    if table is None:
+        return value
+    if value not in table:
+        raise InvalidInputError(f"{field}.{name}", f"unknown {name} value {value}")
+    return table[value]
+
+
 def ruleset_to_proto(rules: Ruleset) -> ruleset_pb2.Ruleset:
     """Every option written out, so the answer says exactly which rules applied."""
     message = ruleset_pb2.Ruleset(game=GAME_TO_PROTO[rules.game])
     for name in _OPTIONS:
-        setattr(message, name, getattr(rules, name))
+        value = getattr(rules, name)
+        to_proto = _ENUM_TO_PROTO.get(name)
+        setattr(message, name, to_proto[value] if to_proto else value)
     return message

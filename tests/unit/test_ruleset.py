@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 from okey_rules.errors import InvalidInputError
-from okey_rules.ruleset import PRESETS, Game, Ruleset, preset
+from okey_rules.ruleset import PRESETS, Game, Ruleset, ScoringMode, preset
 
 
 def test_defaults_are_the_classic_rules_of_rules_md():
@@ -22,18 +22,28 @@ def test_defaults_are_the_classic_rules_of_rules_md():
     ("name", "differences"),
     [
         ("classic", {}),
-        ("okey.gg", {}),
+        ("okey.gg", {"scoring_mode": ScoringMode.TARGET, "target_points": 21}),
         ("101", {"game": Game.OKEY_101, "runs_13_to_1": False}),
+        ("tournament", {"gosterme_scores": False, "countdown_winners": 1}),
+        ("points-limit", {"gosterme_in_first_turn": True}),
+        ("penalty", {"scoring_mode": ScoringMode.PENALTY}),
     ],
-    ids=["classic-is-the-defaults", "okey.gg-plays-no-kafa-yet", "101-has-no-12-13-1-runs"],
+    ids=[
+        "classic-is-the-defaults",
+        "okey.gg-plays-no-kafa-yet-and-scores-to-a-target-of-21",
+        "101-has-no-12-13-1-runs",
+        "tournament-scores-no-gosterme-and-the-highest-wins",
+        "points-limit-shows-gosterme-in-the-first-turn",
+        "penalty-accumulates-penalties",
+    ],
 )
 def test_preset_is_the_defaults_with_its_differences(name, differences):
     assert PRESETS[name] == dataclasses.replace(Ruleset(), **differences)
     assert preset(name) == PRESETS[name]
 
 
-def test_presets_are_exactly_classic_okey_gg_and_101():
-    assert set(PRESETS) == {"classic", "okey.gg", "101"}
+def test_presets_are_exactly_the_documented_tables():
+    assert set(PRESETS) == {"classic", "okey.gg", "101", "tournament", "points-limit", "penalty"}
 
 
 @pytest.mark.parametrize("name", ["OKEY.GG", " okey.gg ", "Classic"])
@@ -67,7 +77,7 @@ def test_with_overrides_replaces_only_the_named_options():
     assert base.with_overrides() == base
 
 
-@pytest.mark.parametrize("name", ["wildpairs", "colour_double", "copy"])
+@pytest.mark.parametrize("name", ["wildpairs", "colour_doubles", "copy"])
 def test_with_overrides_refuses_unknown_options_naming_them(name):
     with pytest.raises(InvalidInputError) as caught:
         Ruleset().with_overrides(**{name: True})

@@ -170,6 +170,15 @@ export declare const Color: {
   readonly COLOR_BLACK: 'COLOR_BLACK';
 };
 
+/** Which one-colour winning hands double the round's value. */
+export type ColourDouble = 'COLOUR_DOUBLE_UNSPECIFIED' | 'COLOUR_DOUBLE_OFF' | 'COLOUR_DOUBLE_ANY' | 'COLOUR_DOUBLE_RED_OR_BLACK';
+export declare const ColourDouble: {
+  readonly COLOUR_DOUBLE_UNSPECIFIED: 'COLOUR_DOUBLE_UNSPECIFIED';
+  readonly COLOUR_DOUBLE_OFF: 'COLOUR_DOUBLE_OFF';
+  readonly COLOUR_DOUBLE_ANY: 'COLOUR_DOUBLE_ANY';
+  readonly COLOUR_DOUBLE_RED_OR_BLACK: 'COLOUR_DOUBLE_RED_OR_BLACK';
+};
+
 /** A request to commit to a new secret seed. */
 export interface CommitSeedRequest {
 }
@@ -720,6 +729,30 @@ export interface RevealSeedResponse {
   commitment: string;
 }
 
+/** One round as input: a finished state or a result given directly. */
+export type RoundInput = {
+}
+/**
+ * oneof round (at most one of state, result):
+ * The round.
+ */
+& (
+  | {
+      /**
+       * A finished round's state as the server issued it (phase ROUND_OVER).
+       * Its seats are the table's seats still in the game, in order.
+       */
+      state: GameState;
+      result?: never;
+    }
+  | {
+      state?: never;
+      /** The round's outcome given directly, with the table's seat numbers. */
+      result: RoundResult;
+    }
+  | { state?: never; result?: never; }
+);
+
 /** How a round ended: what scoring needs. */
 export interface RoundOutcome {
   /**
@@ -749,6 +782,39 @@ export interface RoundOutcome {
   gosterme: GostermeClaim[];
   /** The move number of the move that ended the round. */
   moveNumber: number;
+}
+
+/** A round's outcome, given directly rather than as a finished state. */
+export interface RoundResult {
+  /** True when the round ended with no winner (the wall ran out). */
+  drawn: boolean;
+  /** The winner's seat (ignored when drawn). */
+  winnerSeat: number;
+  /** How the winner's hand wins. Required unless drawn. */
+  winKind: WinKind;
+  /** The winner finished by discarding an okey. */
+  okeyDiscard: boolean;
+  /**
+   * The colour-double variant: the colour of a one-colour winning hand
+   * (every tile but the okeys of that colour; a false joker counts as the
+   * okey's colour). Unset: worked out from `hand` when given, else the hand
+   * is taken to have several colours.
+   */
+  oneColour: Color;
+  /**
+   * Optional: the winner's 14 tiles. When given, `win_kind`, `one_colour`
+   * and the okey discard are checked against them (needs `indicator`).
+   */
+  hand: Tile[];
+  /**
+   * Optional: the finishing discard, checked against `okey_discard` (needs
+   * `indicator`).
+   */
+  discard?: Tile;
+  /** The round's face-up indicator; required with `hand` or `discard`. */
+  indicator?: Tile;
+  /** The seats that showed gösterme this round, in the order shown. */
+  gostermeSeats: number[];
 }
 
 /**
@@ -793,7 +859,169 @@ export interface Ruleset {
    * turn past its deadline is played by the server (a TIMEOUT move).
    */
   moveTimerSeconds?: number;
+  /** How the table keeps score (ScoringService). Default COUNTDOWN. */
+  scoringMode: ScoringMode;
+  /**
+   * COUNTDOWN: the points everyone (or, with `partnership`, each team)
+   * starts with, 5-21. Default 20.
+   */
+  startPoints?: number;
+  /** TARGET: the score that wins the game, 7-31. Default 21. */
+  targetPoints?: number;
+  /**
+   * COUNTDOWN: a player at 0 or below leaves the game and the rest play on
+   * until one is left. Default false.
+   */
+  elimination?: boolean;
+  /**
+   * COUNTDOWN, four players: opposite seats (0 and 2, 1 and 3) are partners
+   * and share one score; the other team loses the value. Default false.
+   */
+  partnership?: boolean;
+  /**
+   * Multipliers combine: seven pairs finished with an okey discard is worth
+   * 8 (2 x 2 x 2). False: only the largest multiplier applies (4). Default
+   * true.
+   */
+  multipliersCombine?: boolean;
+  /** The colour-double variant. Default OFF. */
+  colourDouble: ColourDouble;
+  /**
+   * Gösterme scores 1 point against each opponent. Default true; false in
+   * the "tournament" preset, whose rules do not score it.
+   */
+  gostermeScores?: boolean;
+  /**
+   * COUNTDOWN: how many of the highest scores win when the game ends, 1 or
+   * 2 (two only at a four-player table). Default 2.
+   */
+  countdownWinners?: number;
+  /**
+   * A game of a fixed number of rounds, 1-99, after which the best total
+   * wins; 0 for none. Default 0 (PENALTY and ZERO_SUM games then go on
+   * until the table stops them).
+   */
+  gameRounds?: number;
 }
+
+/** A request to score a whole game. */
+export interface ScoreGameRequest {
+  /**
+   * A named preset, as in ScoreRoundRequest; must be unset when the rounds
+   * are states (each carries its rules, and all must carry the same).
+   */
+  preset: string;
+  /** Rule options over the preset. */
+  ruleset?: Ruleset;
+  /** Seats at the table, 2-4, as in ScoreRoundRequest. */
+  playerCount: number;
+  /** The rounds in play order. */
+  rounds: RoundInput[];
+}
+
+/** A whole game scored. */
+export interface ScoreGameResponse {
+  /** Each round scored, in order: the running table after every round. */
+  rounds: ScoreRoundResponse[];
+  /** The scores after the last round. */
+  table?: TableScores;
+  /** True when the game is over after the last round. */
+  gameOver: boolean;
+  /** Game over: the winning seats. */
+  winnerSeats: number[];
+}
+
+/** One rule applied to a round, in the order applied. */
+export interface ScoreLine {
+  /** The rule. */
+  rule: ScoreRule;
+  /**
+   * The seat the rule is about (the winner, a gösterme claimant, a seat
+   * eliminated); 0 when it is about no seat.
+   */
+  seat: number;
+  /** Multiplier lines: the factor (2). Otherwise 0. */
+  factor: number;
+  /** What the line changed, indexed by seat; empty when it changed no score. */
+  deltas: number[];
+  /** The line in plain words, e.g. "seat 2 won with seven pairs: x2". */
+  text: string;
+}
+
+/** A request to score one round. */
+export interface ScoreRoundRequest {
+  /**
+   * A named preset (classic, tournament, points-limit, okey.gg, penalty).
+   * Must be unset with a state: a state carries its own rules.
+   */
+  preset: string;
+  /** Rule options over the preset; must be unset with a state. */
+  ruleset?: Ruleset;
+  /**
+   * Seats at the table, 2-4. Unset: the state's (plus seats eliminated
+   * before it), else the number of scores in `table`, else 4.
+   */
+  playerCount: number;
+  /** The round. */
+  round?: RoundInput;
+  /** The scores before the round; unset at the start of a game. */
+  table?: TableScores;
+}
+
+/** One round scored. */
+export interface ScoreRoundResponse {
+  /** The rules the round was scored under, every option set. */
+  ruleset?: Ruleset;
+  /** Each seat's change this round, indexed by the table's seat. */
+  deltas: number[];
+  /** The scores after the round: pass it as `table` with the next round. */
+  table?: TableScores;
+  /** The round's value after multipliers (0 for a drawn round). */
+  roundValue: number;
+  /** Every rule applied, in order. */
+  lines: ScoreLine[];
+  /** True when the game is over. */
+  gameOver: boolean;
+  /** Game over: the winning seats (partners together). */
+  winnerSeats: number[];
+  /** Per table seat: true once the seat has left the game (elimination). */
+  eliminated: boolean[];
+  /**
+   * With a state: the next round's dealer (the seat after this round's
+   * dealer, counted among the seats still in the game) and round number.
+   */
+  nextDealerSeat: number;
+  /** With a state: the next round's number (this round's + 1). */
+  nextRound: number;
+}
+
+/** Which rule a score line applied. */
+export type ScoreRule = 'SCORE_RULE_UNSPECIFIED' | 'SCORE_RULE_WIN' | 'SCORE_RULE_OKEY_DISCARD' | 'SCORE_RULE_SEVEN_PAIRS' | 'SCORE_RULE_COLOUR_DOUBLE' | 'SCORE_RULE_LARGEST_MULTIPLIER' | 'SCORE_RULE_ROUND_VALUE' | 'SCORE_RULE_GOSTERME' | 'SCORE_RULE_DRAWN_ROUND' | 'SCORE_RULE_STALL' | 'SCORE_RULE_KAFA' | 'SCORE_RULE_ELIMINATED' | 'SCORE_RULE_GAME_OVER';
+export declare const ScoreRule: {
+  readonly SCORE_RULE_UNSPECIFIED: 'SCORE_RULE_UNSPECIFIED';
+  readonly SCORE_RULE_WIN: 'SCORE_RULE_WIN';
+  readonly SCORE_RULE_OKEY_DISCARD: 'SCORE_RULE_OKEY_DISCARD';
+  readonly SCORE_RULE_SEVEN_PAIRS: 'SCORE_RULE_SEVEN_PAIRS';
+  readonly SCORE_RULE_COLOUR_DOUBLE: 'SCORE_RULE_COLOUR_DOUBLE';
+  readonly SCORE_RULE_LARGEST_MULTIPLIER: 'SCORE_RULE_LARGEST_MULTIPLIER';
+  readonly SCORE_RULE_ROUND_VALUE: 'SCORE_RULE_ROUND_VALUE';
+  readonly SCORE_RULE_GOSTERME: 'SCORE_RULE_GOSTERME';
+  readonly SCORE_RULE_DRAWN_ROUND: 'SCORE_RULE_DRAWN_ROUND';
+  readonly SCORE_RULE_STALL: 'SCORE_RULE_STALL';
+  readonly SCORE_RULE_KAFA: 'SCORE_RULE_KAFA';
+  readonly SCORE_RULE_ELIMINATED: 'SCORE_RULE_ELIMINATED';
+  readonly SCORE_RULE_GAME_OVER: 'SCORE_RULE_GAME_OVER';
+};
+
+/** How a table keeps score over a game (docs/rules.md §9). */
+export type ScoringMode = 'SCORING_MODE_UNSPECIFIED' | 'SCORING_MODE_COUNTDOWN' | 'SCORING_MODE_TARGET' | 'SCORING_MODE_PENALTY' | 'SCORING_MODE_ZERO_SUM';
+export declare const ScoringMode: {
+  readonly SCORING_MODE_UNSPECIFIED: 'SCORING_MODE_UNSPECIFIED';
+  readonly SCORING_MODE_COUNTDOWN: 'SCORING_MODE_COUNTDOWN';
+  readonly SCORING_MODE_TARGET: 'SCORING_MODE_TARGET';
+  readonly SCORING_MODE_PENALTY: 'SCORING_MODE_PENALTY';
+  readonly SCORING_MODE_ZERO_SUM: 'SCORING_MODE_ZERO_SUM';
+};
 
 /** One seat's piles, inside the opaque GameState. */
 export interface SeatState {
@@ -854,6 +1082,18 @@ export interface Stack {
   tiles: Tile[];
   /** The same five tiles in notation, bottom to top, e.g. "R4 F K13 B2 Y7". */
   notation: string;
+}
+
+/** The table's scores before a round. */
+export interface TableScores {
+  /**
+   * Each seat's score, indexed by the table's seat. Empty: the game's
+   * start (everyone at the mode's starting score). With `partnership`,
+   * partners hold the same score (their team's).
+   */
+  scores: number[];
+  /** Rounds scored so far. */
+  roundsPlayed: number;
 }
 
 /** A part of a stack that one seat took during a formal deal. */
@@ -946,5 +1186,9 @@ export interface OkeyMethods {
   };
   'okey.v1.HandService': {
     CheckHand: [CheckHandRequest, CheckHandResponse];
+  };
+  'okey.v1.ScoringService': {
+    ScoreRound: [ScoreRoundRequest, ScoreRoundResponse];
+    ScoreGame: [ScoreGameRequest, ScoreGameResponse];
   };
 }

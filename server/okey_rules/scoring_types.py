@@ -1,0 +1,67 @@
+"""Values of scoring (docs/rules.md §9): a round's result, the table's scores, the answer."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from okey_rules.hand_types import WinKind
+from okey_rules.tiles import Color
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """What scoring needs of a finished classic round; seats are the table's seats."""
+
+    drawn: bool
+    winner: int = 0
+    kind: WinKind | None = None
+    okey_discard: bool = False
+    one_colour: Color | None = None  # the colour of a one-colour winning hand
+    gosterme: tuple[int, ...] = ()  # claimants, in the order shown
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The table's scores before (or after) a round, indexed by table seat."""
+
+    scores: tuple[int, ...]
+    rounds_played: int = 0
+
+
+class ScoreRule(enum.Enum):
+    WIN = "win"
+    OKEY_DISCARD = "okey discard"
+    SEVEN_PAIRS = "seven pairs"
+    COLOUR_DOUBLE = "colour double"
+    LARGEST_MULTIPLIER = "largest multiplier only"
+    ROUND_VALUE = "round value"
+    GOSTERME = "gösterme"
+    DRAWN_ROUND = "drawn round"
+    STALL = "stall"
+    KAFA = "kafa"
+    ELIMINATED = "eliminated"
+    GAME_OVER = "game over"
+
+
+class ScoreLine(NamedTuple):
+    """One rule applied: its factor (multipliers) or what it changed, per seat."""
+
+    rule: ScoreRule
+    seat: int
+    factor: int
+    deltas: tuple[int, ...]
+    text: str
+
+
+class RoundScore(NamedTuple):
+    """A round scored: the changes, the new table, and whether the game is over."""
+
+    deltas: tuple[int, ...]
+    table: Table
+    value: int  # the round's value after multipliers; 0 for a drawn round
+    lines: tuple[ScoreLine, ...]
+    game_over: bool
+    winners: tuple[int, ...]
+    eliminated: tuple[bool, ...]
