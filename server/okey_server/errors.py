@@ -43,7 +43,13 @@ _REASON_BY_FIELD: dict[str, int] = {
     "move": errors_pb2.ERROR_REASON_INVALID_MOVE,
     "moves": errors_pb2.ERROR_REASON_INVALID_MOVE,
     "seat": errors_pb2.ERROR_REASON_INVALID_MOVE,
+    "round": errors_pb2.ERROR_REASON_INVALID_ROUND,
+    "rounds": errors_pb2.ERROR_REASON_INVALID_ROUND,
+    "table": errors_pb2.ERROR_REASON_INVALID_SCORES,
 }
+# A state inside a scoring request (``round.state.mac``, ``rounds[2].state``)
+# is judged as a state.
+_NESTED_STATE = re.compile(r"^(round|rounds\[\d+\])\.state(\.|$)")
 REASONS: dict[str, str] = {
     field: errors_pb2.ErrorReason.Name(value) for field, value in _REASON_BY_FIELD.items()
 }
@@ -65,6 +71,8 @@ def reason_for(field: str) -> str:
 
     ``hand.tiles[3].number`` -> ``ERROR_REASON_INVALID_TILES``.
     """
+    if _NESTED_STATE.match(field):
+        return REASONS["state"]
     if field.startswith(NESTED_DEAL):  # Replay's deal: judged as a DealRequest's field
         return reason_for(field[len(NESTED_DEAL):])
     match = _ROOT.match(field)

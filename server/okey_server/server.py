@@ -9,13 +9,23 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
-from okey.v1 import deal_pb2, deal_pb2_grpc, game_pb2, game_pb2_grpc, hand_pb2, hand_pb2_grpc
+from okey.v1 import (
+    deal_pb2,
+    deal_pb2_grpc,
+    game_pb2,
+    game_pb2_grpc,
+    hand_pb2,
+    hand_pb2_grpc,
+    scoring_pb2,
+    scoring_pb2_grpc,
+)
 
 from okey_server.config import Config
 from okey_server.deal_servicer import DealServicer
 from okey_server.game_servicer import GameServicer
 from okey_server.hand_servicer import HandServicer
 from okey_server.rpc_wrapper import Activity, RpcWrapperInterceptor
+from okey_server.scoring_servicer import ScoringServicer
 
 # One process per port: without this a second server on a busy port binds
 # silently (gRPC turns SO_REUSEPORT on by default).
@@ -24,6 +34,7 @@ SERVICES = (
     hand_pb2.DESCRIPTOR.services_by_name["HandService"].full_name,
     deal_pb2.DESCRIPTOR.services_by_name["DealService"].full_name,
     game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
+    scoring_pb2.DESCRIPTOR.services_by_name["ScoringService"].full_name,
 )
 # Draining, the server keeps answering until no unary RPC has run for this
 # long: calls a client sent just before the signal may not have reached a
@@ -55,6 +66,7 @@ async def create_server(
     hand_pb2_grpc.add_HandServiceServicer_to_server(HandServicer(config), server)
     deal_pb2_grpc.add_DealServiceServicer_to_server(DealServicer(config), server)
     game_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(config), server)
+    scoring_pb2_grpc.add_ScoringServiceServicer_to_server(ScoringServicer(config), server)
     health_servicer = health_servicer or HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", *SERVICES):

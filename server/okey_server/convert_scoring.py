@@ -1,0 +1,163 @@
+"""okey.v1 scoring messages <-> okey_rules.scoring: round inputs in, scored rounds out."""
+
+from __future__ import annotations
+
+from okey.v1 import ruleset_pb2, scoring_pb2
+from okey_rules.errors import InvalidInputError
+from okey_rules.game_types import GameState, Phase
+from okey_rules.hand import check_hand
+from okey_rules.ruleset import Ruleset
+from okey_rules.scoring import one_colour_of, result_of_outcome, seats_in_game
+from okey_rules.scoring_types import RoundResult, RoundScore, ScoreRule, Table
+from okey_rules.tiles import okey_for
+
+from okey_server.convert_hand import WIN_KIND_TO_PROTO
+from okey_server.convert_ruleset import ruleset_from_proto, ruleset_to_proto
+from okey_server.convert_state import state_from_proto
+from okey_server.convert_tile import COLOR_TO_DOMAIN, tile_from_proto, tiles_from_proto
+
+WIN_KIND_TO_DOMAIN = {value: kind for kind, value in WIN_KIND_TO_PROTO.items()}
+RULE_TO_PROTO: dict[ScoreRule, int] = {
+    rule: scoring_pb2.ScoreRule.Value(f"SCORE_RULE_{rule.name}") for rule in ScoreRule
+}
+
+
+def table_from_proto(message: scoring_pb2.TableScores) -> Table | None:
+    """The table before a round; None (the game's start) when no scores are given."""
+    if not message.scores:
+        if message.rounds_played:
+            raise InvalidInputError(
+                "table.scores", "rounds were played: give the scores they left"
+            )
+        return None
+    return Table(tuple(message.scores), message.rounds_played)
+
+
+def rules_for(preset: str, ruleset: ruleset_pb2.Ruleset, state: GameState | None) -> Ruleset:
+    """The request's rules, or the state's own: a state carries the rules it was dealt under."""
+    if state is None:
+        return ruleset_from_proto(preset, ruleset)
+    if preset:
+        raise InvalidInputError("preset", "a finished state carries its rules: leave preset empty")
+    if ruleset.ByteSize():
+        raise InvalidInputError(
+            "ruleset", "a finished state carries its rules: leave ruleset unset"
+        )
+    return state.rules
+
+
+def finished_state(message: object, key: bytes, field: str) -> GameState:
+    state = state_from_proto(message, key, field)  # type: ignore[arg-type]
+    if state.phase is not Phase.ROUND_OVER or state.outcome is None:
+        raise InvalidInputError(field, "the round is not over yet: score its finished state")
+    return state
+
+
+def result_from_state(state: GameState, rules: Ruleset, table: Table | None,
+                      field: str) -> RoundResult:
+    """A finished state's outcome in table seats: the state's seats are the seats still
+    in the game, in order."""
+    seats = seats_in_game(rules, table) if table is not None else list(range(state.player_count))
+    if len(seats) != state.player_count:
+        raise InvalidInputError(
+            field,
+            f"the round was dealt to {state.player_count} seats but {len(seats)} are in the game",
+        )
+    assert state.outcome is not None
+    return result_of_outcome(state.outcome, state, seats)
+
+
+def result_from_proto(
+    message: scoring_pb2.RoundResult, rules: Ruleset, field: str
+) -> RoundResult:
+    """A result given directly; its tiles, when given, must agree with what it claims."""
+    kind = WIN_KIND_TO_DOMAIN.get(message.win_kind)
+    if message.win_kind and kind is None:
+        raise InvalidInputError(f"{field}.win_kind", f"unknown win kind value {message.win_kind}")
+    colour = None
+    if message.one_colour:
+        colour = COLOR_TO_DOMAIN.get(message.one_colour)
+        if colour is None:
+            raise InvalidInputError(
+                f"{field}.one_colour", f"unknown colour value {message.one_colour}"
+            )
+    if message.hand or message.HasField("discard"):
+        colour = _check_tiles(message, rules, kind, colour, field)
+    return RoundResult(
+        drawn=message.drawn,
+        winner=message.winner_seat,
+        kind=kind,
+        okey_discard=message.okey_discard,
+        one_colour=colour,
+        gosterme=tuple(message.gosterme_seats),
+    )
+
+
+def _check_tiles(
+    message: scoring_pb2.RoundResult,
+    rules: Ruleset,
+    kind: object,
+    colour: object,
+    field: str,
+) -> object:
+    """The one-colour finding of the given tiles; INVALID_ARGUMENT where they contradict."""
+    if message.drawn:
+        raise InvalidInputError(f"{field}.hand", "a drawn round has no winning hand")
+    if not message.HasField("indicator"):
+        raise InvalidInputError(
+            f"{field}.indicator", "the indicator is needed to judge the hand and the discard"
+        )
+    indicator = tile_from_proto(message.indicator, f"{field}.indicator")
+    if indicator.is_false_joker:
+        raise InvalidInputError(f"{field}.indicator", "a false joker is never the indicator")
+    okey = okey_for(indicator)
+    if message.HasField("discard"):
+        discard = tile_from_proto(message.discard, f"{field}.discard")
+        if (discard.face == okey.face) != message.okey_discard:
+            said = "an okey" if message.okey_discard else "not an okey"
+            raise InvalidInputError(
+                f"{field}.okey_discard", f"okey_discard says {said}, the discard says otherwise"
+            )
+    if not message.hand:
+        return colour
+    hand = tiles_from_proto(message.hand, f"{field}.hand")
+    try:
+        verdict = check_hand(hand, okey, rules)
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"{field}.hand", exc.description) from exc
+    if not verdict.winning:
+        raise InvalidInputError(f"{field}.hand", "these 14 tiles do not form a winning hand")
+    if kind not in verdict.kinds:
+        wins_as = ", ".join(k.value for k in verdict.kinds)
+        raise InvalidInputError(
+            f"{field}.win_kind", f"the hand does not win that way (it wins as {wins_as})"
+        )
+    found = one_colour_of([tile.code for tile in hand], okey.face)
+    if colour is not None and colour != found:
+        raise InvalidInputError(f"{field}.one_colour", "the hand's colours say otherwise")
+    return found
+
+
+def round_to_proto(
+    scored: RoundScore, rules: Ruleset, proto_rules: ruleset_pb2.Ruleset | None = None
+) -> scoring_pb2.ScoreRoundResponse:
+    answer = scoring_pb2.ScoreRoundResponse(
+        deltas=scored.deltas,
+        round_value=scored.value,
+        game_over=scored.game_over,
+        winner_seats=scored.winners,
+        eliminated=scored.eliminated,
+    )
+    answer.ruleset.CopyFrom(proto_rules or ruleset_to_proto(rules))
+    answer.table.scores.extend(scored.table.scores)
+    answer.table.rounds_played = scored.table.rounds_played
+    for line in scored.lines:
+        answer.lines.add(
+            rule=RULE_TO_PROTO[line.rule],  # type: ignore[arg-type]
+            seat=line.seat,
+            factor=line.factor,
+            deltas=line.deltas,
+            text=line.text,
+        )
+    return answer
+

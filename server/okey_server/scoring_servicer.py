@@ -1,0 +1,116 @@
+"""okey.v1.ScoringService: round inputs read, the engine's scoring, the table written back."""
+
+from __future__ import annotations
+
+import grpc
+from okey.v1 import scoring_pb2, scoring_pb2_grpc
+from okey_rules.errors import InvalidInputError
+from okey_rules.game_types import GameState
+from okey_rules.ruleset import Ruleset
+from okey_rules.scoring import check_scorable, next_dealer, score_round, start_table
+from okey_rules.scoring_types import RoundResult, RoundScore, Table
+
+from okey_server.config import Config
+from okey_server.convert_ruleset import ruleset_to_proto
+from okey_server.convert_scoring import (
+    finished_state,
+    result_from_proto,
+    result_from_state,
+    round_to_proto,
+    rules_for,
+    table_from_proto,
+)
+
+DEFAULT_PLAYERS = 4
+
+
+class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
+    """Thin: every scoring rule is in okey_rules.scoring; this class translates."""
+
+    def __init__(self, config: Config) -> None:
+        self._key = config.signing_key
+
+    async def ScoreRound(  # noqa: N802 (the RPC's name)
+        self, request: scoring_pb2.ScoreRoundRequest, _context: grpc.aio.ServicerContext
+    ) -> scoring_pb2.ScoreRoundResponse:
+        table = table_from_proto(request.table) if request.HasField("table") else None
+        state = self._state_of(request.round, "round")
+        rules = rules_for(request.preset, request.ruleset, state)
+        check_scorable(rules, "round.state.ruleset.game" if state else "ruleset.game")
+        players = _players(request.player_count, table, state)
+        result = self._result(request.round, rules, table, state, "round")
+        scored = score_round(rules, players, table, result)
+        answer = round_to_proto(scored, rules)
+        if state is not None:
+            before = table if table is not None else start_table(rules, players)
+            if not scored.game_over:
+                answer.next_dealer_seat = next_dealer(rules, state.dealer, before, scored.table)
+                answer.next_round = state.round + 1
+        return answer
+
+    async def ScoreGame(  # noqa: N802 (the RPC's name)
+        self, request: scoring_pb2.ScoreGameRequest, _context: grpc.aio.ServicerContext
+    ) -> scoring_pb2.ScoreGameResponse:
+        if not request.rounds:
+            raise InvalidInputError("rounds", "a game has at least one round")
+        states = [self._state_of(entry, f"rounds[{i}]") for i, entry in enumerate(request.rounds)]
+        first = next((s for s in states if s is not None), None)
+        rules = rules_for(request.preset, request.ruleset, first)
+        for index, state in enumerate(states):
+            if state is not None and state.rules != rules:
+                raise InvalidInputError(
+                    f"rounds[{index}].state.ruleset",
+                    "every round of a game is played under the same rules",
+                )
+        check_scorable(rules)
+        players = request.player_count or (first.player_count if first else DEFAULT_PLAYERS)
+        table: Table | None = None
+        answer = scoring_pb2.ScoreGameResponse()
+        proto_rules = ruleset_to_proto(rules)
+        scored: RoundScore | None = None
+        for index, entry in enumerate(request.rounds):
+            field = f"rounds[{index}]"
+            if scored is not None and scored.game_over:
+                raise InvalidInputError(
+                    field, f"the game ended after round {index}: no more rounds"
+                )
+            result = self._result(entry, rules, table, states[index], field)
+            scored = score_round(rules, players, table, result, field=f"{field}.result")
+            answer.rounds.append(round_to_proto(scored, rules, proto_rules))
+            table = scored.table
+        assert scored is not None
+        answer.table.CopyFrom(answer.rounds[-1].table)
+        answer.game_over = scored.game_over
+        answer.winner_seats.extend(scored.winners)
+        return answer
+
+    def _state_of(self, entry: scoring_pb2.RoundInput, field: str) -> GameState | None:
+        which = entry.WhichOneof("round")
+        if which is None:
+            raise InvalidInputError(field, "give the round: a finished state or a result")
+        if which == "state":
+            return finished_state(entry.state, self._key, f"{field}.state")
+        return None
+
+    @staticmethod
+    def _result(
+        entry: scoring_pb2.RoundInput,
+        rules: Ruleset,
+        table: Table | None,
+        state: GameState | None,
+        field: str,
+    ) -> RoundResult:
+        if state is not None:
+            return result_from_state(state, rules, table, f"{field}.state")
+        return result_from_proto(entry.result, rules, f"{field}.result")
+
+
+def _players(requested: int, table: Table | None, state: GameState | None) -> int:
+    """Seats at the table: as asked, else as many as scores, else the state's, else 4."""
+    if requested:
+        return requested
+    if table is not None:
+        return len(table.scores)
+    if state is not None:
+        return state.player_count
+    return DEFAULT_PLAYERS
