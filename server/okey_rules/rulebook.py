@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
 
-from okey_rules.hand_types import WinKind
+from okey_rules.hand_types import MeldKind, WinKind
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import NUMBERS, TILE_OF_CODE, Tile
 
@@ -71,9 +71,14 @@ def is_set(tiles: Sequence[Tile], okey: Tile) -> bool:
 
     A wild takes the place of any missing colour.
     """
-    if len(tiles) not in (3, 4):
-        return False
     naturals, _ = naturals_and_wilds(tiles, okey)
+    return _is_set_of(naturals, len(tiles))
+
+
+def _is_set_of(naturals: Sequence[Tile], size: int) -> bool:
+    """A set of `size` tiles whose naturals play as these faces (wilds fill the rest)."""
+    if size not in (3, 4):
+        return False
     numbers = {tile.number for tile in naturals}
     colours = [tile.color for tile in naturals]
     return len(numbers) <= 1 and len(set(colours)) == len(colours)
@@ -111,21 +116,37 @@ def is_run(tiles: Sequence[Tile], okey: Tile, runs_13_to_1: bool = True) -> bool
     in Okey 101), high after 13 (12-13-1); never both in one run. A wild
     takes the place of any missing number.
     """
-    if len(tiles) < 3:
-        return False
     naturals, _ = naturals_and_wilds(tiles, okey)
+    return _is_run_of(naturals, len(tiles), runs_13_to_1)
+
+
+def _is_run_of(naturals: Sequence[Tile], size: int, runs_13_to_1: bool) -> bool:
+    """A run of `size` tiles whose naturals play as these faces (wilds fill the rest)."""
+    if size < 3:
+        return False
     if len({tile.color for tile in naturals}) > 1:
         return False
     numbers = [tile.number for tile in naturals]
     held = set(numbers)
     if len(held) < len(numbers):
         return False  # a run shows each number once
-    return any(held <= run for run in _run_number_sets(len(tiles), runs_13_to_1))
+    return any(held <= run for run in _run_number_sets(size, runs_13_to_1))
 
 
 def is_meld(tiles: Sequence[Tile], okey: Tile, runs_13_to_1: bool = True) -> bool:
     """§3: a set or a run."""
     return is_set(tiles, okey) or is_run(tiles, okey, runs_13_to_1)
+
+
+def table_meld_kind(faces: Sequence[Tile], runs_13_to_1: bool = False) -> MeldKind | None:
+    """§3 for a meld laid on the table (Okey 101): every tile, an okey included,
+    stands for one face fixed when it was laid, so the faces themselves must
+    form a set or a run (no tile is wild any more). None: neither."""
+    if _is_set_of(faces, len(faces)):
+        return MeldKind.SET
+    if _is_run_of(faces, len(faces), runs_13_to_1):
+        return MeldKind.RUN
+    return None
 
 
 def is_pair(tiles: Sequence[Tile], okey: Tile) -> bool:

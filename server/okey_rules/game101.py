@@ -1,0 +1,466 @@
+"""An Okey 101 round, one move at a time (docs/rules.md §10): pure, like the classic engine.
+
+Melds on the table are judged by the rulebook (`table_meld_kind`): every
+tile on the table stands for one face, fixed when it was laid, so a lay-off
+can extend a meld but never change what an okey in it stands for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from itertools import product
+
+from okey_rules.deal_types import Deal
+from okey_rules.errors import InvalidInputError
+from okey_rules.game101_types import (
+    FACE_COUNT,
+    Event101,
+    Event101Kind,
+    Illegal101,
+    Laid,
+    LayAction,
+    Move101,
+    Move101Kind,
+    Opened,
+    Outcome101,
+    Penalty,
+    Phase101,
+    Result101,
+    Seat101,
+    State101,
+    TableMeld,
+)
+from okey_rules.hand_types import MeldKind
+from okey_rules.rulebook import is_wild, plays_as, table_meld_kind
+from okey_rules.ruleset import Game
+from okey_rules.tiles import TILE_OF_CODE, Tile, format_tile
+
+OPENING_POINTS = 101  # §10.2: melds worth at least 101 open
+OPENING_PAIRS = 5  # §10.2: or at least five pairs
+PENALTY_POINTS = 101  # §10.5
+MOVES_WITH_TILE = (Move101Kind.DISCARD, Move101Kind.LAY_OFF)
+MOVES_WITH_MELDS = (Move101Kind.OPEN, Move101Kind.LAY_MELD)
+LAYING = (Move101Kind.OPEN, Move101Kind.LAY_MELD, Move101Kind.LAY_OFF)
+
+
+def start_round_101(dealt: Deal, *, deal_id: str = "", round_number: int = 1) -> State101:
+    """§10.1: the dealer holds 22 tiles and opens the round by discarding."""
+    if dealt.rules.game is not Game.OKEY_101:
+        raise InvalidInputError("ruleset.game", "an Okey 101 round needs an Okey 101 deal")
+    return State101(
+        rules=dealt.rules,
+        dealer=dealt.dealer,
+        indicator=dealt.indicator,
+        seats=tuple(Seat101(rack=rack) for rack in dealt.racks),
+        wall=dealt.wall,
+        turn=dealt.first_seat,
+        phase=Phase101.FIRST_DISCARD,
+        deal_id=deal_id,
+        round=round_number,
+    )
+
+
+def tile_value(face: int) -> int:
+    """§10.2: a tile counts its number (red 3 is 3, black 11 is 11)."""
+    return face % 13 + 1
+
+
+# --- melds -------------------------------------------------------------------------------------
+
+
+def _face_of(code: int, okey: Tile) -> int | None:
+    """The face a natural tile plays as; None for an okey (wild)."""
+    face = plays_as(TILE_OF_CODE[code], okey)
+    return None if face is None else face.face
+
+
+def resolve_meld(
+    entries: Sequence[tuple[int, int | None]], okey: Tile, runs_13_to_1: bool, pairs: bool
+) -> TableMeld | None:
+    """The meld these tiles make, each okey standing for the face given or, where none is
+    given, the face that makes the meld worth most (ties: the lowest faces); None when
+    they make no meld. A natural tile stands for its own face (a false joker for the
+    okey's); a face given for it must be that one."""
+    fixed: list[int | None] = []
+    for code, face in entries:
+        natural = _face_of(code, okey)
+        if natural is not None:
+            if face is not None and face != natural:
+                return None
+            fixed.append(natural)
+        else:
+            if face is not None and not 0 <= face < FACE_COUNT:
+                return None
+            fixed.append(face)
+    open_slots = [i for i, face in enumerate(fixed) if face is None]
+    best: tuple[int, tuple[int, ...]] | None = None
+    best_kind: MeldKind | None = None
+    for choice in product(range(FACE_COUNT), repeat=len(open_slots)):
+        faces = list(fixed)
+        for slot, face in zip(open_slots, choice, strict=True):
+            faces[slot] = face
+        chosen = tuple(f for f in faces if f is not None)
+        kind = _kind_of(chosen, runs_13_to_1, pairs)
+        if kind is None:
+            continue
+        key = (-sum(tile_value(f) for f in chosen), chosen)
+        if best is None or key < best:
+            best, best_kind = key, kind
+    if best is None or best_kind is None:
+        return None
+    laid = tuple(Laid(code, face) for (code, _), face in zip(entries, best[1], strict=True))
+    if best_kind is MeldKind.RUN:
+        laid = tuple(sorted(laid, key=lambda t: tile_value(t.face)))
+    return TableMeld(owner=0, kind=best_kind, tiles=laid)
+
+
+def _kind_of(faces: tuple[int, ...], runs_13_to_1: bool, pairs: bool) -> MeldKind | None:
+    if pairs:
+        return MeldKind.PAIR if len(faces) == 2 and faces[0] == faces[1] else None
+    return table_meld_kind([TILE_OF_CODE[f] for f in faces], runs_13_to_1)
+
+
+def extended(meld: TableMeld, code: int, face: int | None, okey: Tile,
+             runs_13_to_1: bool) -> TableMeld | None:
+    """`meld` with one more tile laid off onto it, or None when it does not fit. What the
+    tiles already there stand for never changes (§10.3)."""
+    if meld.kind is MeldKind.PAIR:
+        return None
+    natural = _face_of(code, okey)
+    if natural is not None and face is not None and face != natural:
+        return None
+    candidates = [natural] if natural is not None else (
+        [face] if face is not None else list(range(FACE_COUNT))
+    )
+    best: TableMeld | None = None
+    for candidate in candidates:
+        if candidate is None or not 0 <= candidate < FACE_COUNT:
+            continue
+        faces = [laid.face for laid in meld.tiles] + [candidate]
+        if table_meld_kind([TILE_OF_CODE[f] for f in faces], runs_13_to_1) is not meld.kind:
+            continue
+        tiles = (*meld.tiles, Laid(code, candidate))
+        if meld.kind is MeldKind.RUN:
+            tiles = tuple(sorted(tiles, key=lambda t: tile_value(t.face)))
+        grown = replace(meld, tiles=tiles)
+        if best is None or grown.value > best.value:
+            best = grown
+    return best
+
+
+def could_lay_off(state: State101, code: int) -> bool:
+    """§10.5: a natural tile that fits a set or run on the table."""
+    okey = state.okey
+    if is_wild(TILE_OF_CODE[code], okey):
+        return False
+    runs = state.rules.runs_13_to_1
+    return any(extended(meld, code, None, okey, runs) is not None for meld in state.table)
+
+
+# --- moves -------------------------------------------------------------------------------------
+
+
+def check_move_101(state: State101, move: Move101, field: str = "move") -> None:
+    """Raises for a move no rule can judge: a seat that does not exist, a missing tile..."""
+    if not 0 <= move.seat < state.player_count:
+        last = state.player_count - 1
+        raise InvalidInputError(
+            f"{field}.seat", f"seat {move.seat} does not exist: seats are 0-{last}"
+        )
+    if move.kind in MOVES_WITH_TILE and move.tile is None:
+        raise InvalidInputError(f"{field}.tile", f"a {move.kind.value} names its tile")
+    if move.kind in MOVES_WITH_MELDS and not move.melds:
+        raise InvalidInputError(f"{field}.melds", f"a {move.kind.value} names its melds")
+
+
+def _illegal(reason: Illegal101, message: str) -> Result101:
+    return Result101(False, None, (), reason, message)
+
+
+def apply_move_101(state: State101, move: Move101) -> Result101:
+    """Judges `move` against `state` (docs/rules.md §10)."""
+    check_move_101(state, move)
+    if state.phase is Phase101.ROUND_OVER:
+        return _illegal(Illegal101.ROUND_OVER, "the round is over")
+    if move.seat != state.turn:
+        return _illegal(
+            Illegal101.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn, not seat {move.seat}'s"
+        )
+    kind = move.kind
+    if kind in (Move101Kind.DRAW_FROM_WALL, Move101Kind.TAKE_DISCARD):
+        if state.phase is not Phase101.DRAW:
+            return _illegal(Illegal101.MUST_DISCARD_FIRST,
+                            "the seat has its tile for this turn: play on and discard")
+        if kind is Move101Kind.DRAW_FROM_WALL:
+            return _draw(state)
+        return _take(state)
+    if state.phase is Phase101.DRAW:
+        return _illegal(Illegal101.MUST_DRAW_FIRST,
+                        "draw from the bank or take the previous discard first")
+    if kind is Move101Kind.DISCARD:
+        return _discard(state, move)
+    if state.phase is Phase101.FIRST_DISCARD:
+        return _illegal(Illegal101.MUST_DISCARD_FIRST, "the dealer opens the round by discarding")
+    handlers = {
+        Move101Kind.RETURN_DISCARD: _return_discard,
+        Move101Kind.OPEN: _open,
+        Move101Kind.LAY_MELD: _lay_meld,
+        Move101Kind.LAY_OFF: _lay_off,
+        Move101Kind.TAKE_BACK: _take_back,
+    }
+    return handlers[kind](state, move)
+
+
+def _seat(state: State101, seat: int, **changes: object) -> tuple[Seat101, ...]:
+    seats = list(state.seats)
+    seats[seat] = replace(seats[seat], **changes)  # type: ignore[arg-type]
+    return tuple(seats)
+
+
+def _moved(state: State101, events: list[Event101], **changes: object) -> Result101:
+    after = replace(state, move_number=state.move_number + 1, **changes)  # type: ignore[arg-type]
+    return Result101(True, after, tuple(events))
+
+
+def _draw(state: State101) -> Result101:
+    if not state.wall:
+        return _illegal(Illegal101.WALL_EMPTY, "the bank is empty")
+    seat = state.turn
+    tile = state.wall[0]
+    rack = (*state.seats[seat].rack, tile)
+    event = Event101(Event101Kind.DREW_FROM_WALL, seat, (tile,), private=True)
+    return _moved(state, [event], seats=_seat(state, seat, rack=rack), wall=state.wall[1:],
+                  phase=Phase101.PLAY)
+
+
+def _take(state: State101) -> Result101:
+    seat = state.turn
+    giver = state.previous(seat)
+    pile = state.seats[giver].discards
+    tile = pile[-1]
+    seats = _seat(state, giver, discards=pile[:-1])
+    seats = _seat(replace(state, seats=seats), seat, rack=(*state.seats[seat].rack, tile))
+    event = Event101(Event101Kind.TOOK_DISCARD, seat, (tile,), meld=giver)
+    return _moved(state, [event], seats=seats, phase=Phase101.PLAY, taken=tile)
+
+
+def _taken_pending(state: State101) -> bool:
+    return state.taken is not None and state.taken in state.seats[state.turn].rack
+
+
+def _return_discard(state: State101, _move: Move101) -> Result101:
+    """§10.4: the taken discard may go back, free, for a tile of the bank instead."""
+    if not _taken_pending(state) or state.laid:
+        return _illegal(Illegal101.NO_DISCARD_TO_RETURN,
+                        "only a discard taken this turn, before laying anything, goes back")
+    if not state.wall:
+        return _illegal(Illegal101.WALL_EMPTY, "the bank is empty: the discard must be used")
+    seat = state.turn
+    giver = state.previous(seat)
+    tile = state.taken
+    assert tile is not None
+    rack = [code for code in state.seats[seat].rack if code != tile]
+    drawn = state.wall[0]
+    seats = _seat(state, giver, discards=(*state.seats[giver].discards, tile))
+    seats = _seat(replace(state, seats=seats), seat, rack=(*rack, drawn))
+    events = [
+        Event101(Event101Kind.RETURNED_DISCARD, seat, (tile,), meld=giver),
+        Event101(Event101Kind.DREW_FROM_WALL, seat, (drawn,), private=True),
+    ]
+    return _moved(state, events, seats=seats, wall=state.wall[1:], taken=None)
+
+
+def _resolved(
+    state: State101, move: Move101, pairs: bool
+) -> tuple[list[TableMeld], list[int]] | Result101:
+    """The melds a move lays (owned by the seat on turn) and their codes, or why not."""
+    rack = list(state.seats[state.turn].rack)
+    codes = [code for group in move.melds for code, _ in group]
+    for code in codes:
+        if code not in rack:
+            return _illegal(Illegal101.TILE_NOT_IN_RACK,
+                            f"{format_tile(TILE_OF_CODE[code])} is not in the seat's rack")
+        rack.remove(code)
+    if not rack:
+        return _illegal(Illegal101.MUST_KEEP_A_TILE,
+                        "keep one tile: a turn always ends with a discard")
+    melds = []
+    for group in move.melds:
+        meld = resolve_meld(group, state.okey, state.rules.runs_13_to_1, pairs)
+        if meld is None:
+            shown = " ".join(format_tile(TILE_OF_CODE[code]) for code, _ in group)
+            what = "a pair" if pairs else "a set or a run"
+            return _illegal(Illegal101.INVALID_MELD, f"{shown} is not {what}")
+        melds.append(replace(meld, owner=state.turn))
+    return melds, codes
+
+
+def _laid(state: State101, move: Move101, table: tuple[TableMeld, ...], codes: list[int],
+          events: list[Event101], **seat_changes: object) -> Result101:
+    """Moves `codes` from the rack to the table, remembering how to take it back."""
+    seat = state.turn
+    rack = list(state.seats[seat].rack)
+    for code in codes:
+        rack.remove(code)
+    action = LayAction(move.kind, state.table, tuple(codes), state.seats[seat].opened)
+    seats = _seat(state, seat, rack=tuple(rack), **seat_changes)
+    return _moved(state, events, seats=seats, table=table, laid=(*state.laid, action))
+
+
+def _open(state: State101, move: Move101) -> Result101:
+    """§10.2: melds worth 101 or more, or five pairs or more; below that, a penalty."""
+    seat = state.turn
+    if state.seats[seat].opened is not None:
+        return _illegal(Illegal101.ALREADY_OPENED, "the seat has opened already")
+    found = _resolved(state, move, move.pairs)
+    if isinstance(found, Result101):
+        return found
+    melds, codes = found
+    if _taken_pending(state) and state.taken not in codes:
+        return _illegal(Illegal101.TAKEN_DISCARD_NOT_USED,
+                        "the discard taken this turn must be part of the opening")
+    enough = (len(melds) >= OPENING_PAIRS if move.pairs
+              else sum(meld.value for meld in melds) >= OPENING_POINTS)
+    if not enough:
+        # §10.5: the tiles go back to the rack and the seat pays the penalty.
+        return _penalised(state, seat, Penalty.FAILED_OPENING, [])
+    opened = Opened.PAIRS if move.pairs else Opened.MELDS
+    table = (*state.table, *melds)
+    event = Event101(Event101Kind.OPENED, seat, tuple(codes), meld=len(state.table))
+    result = _laid(state, move, table, codes, [event], opened=opened,
+                   opened_on_move=state.move_number)
+    assert result.state is not None
+    if all(s.opened is Opened.PAIRS for s in result.state.seats):
+        return _void(result)
+    return result
+
+
+def _void(result: Result101) -> Result101:
+    """§10.2: all four opened with pairs: the round is void and dealt again."""
+    state = result.state
+    assert state is not None
+    outcome = Outcome101(kind="void", move_number=state.move_number)
+    events = (*result.events, Event101(Event101Kind.ROUND_VOID, state.turn))
+    over = replace(state, phase=Phase101.ROUND_OVER, outcome=outcome)
+    return Result101(True, over, events)
+
+
+def _penalised(state: State101, seat: int, penalty: Penalty,
+               events: list[Event101], **changes: object) -> Result101:
+    given = changes.pop("seats", state.seats)
+    assert isinstance(given, tuple)
+    seats: list[Seat101] = list(given)
+    held = seats[seat]
+    seats[seat] = replace(held, penalties=(*held.penalties, penalty))
+    event = Event101(Event101Kind.PENALTY, seat, penalty=penalty, points=PENALTY_POINTS)
+    return _moved(state, [*events, event], seats=tuple(seats), **changes)
+
+
+def _lay_meld(state: State101, move: Move101) -> Result101:
+    """§10.3: after opening, new melds (a pairs-opener: new pairs only)."""
+    opened = state.seats[state.turn].opened
+    if opened is None:
+        return _illegal(Illegal101.NOT_OPENED, "open first: 101 points of melds or five pairs")
+    pairs = opened is Opened.PAIRS
+    found = _resolved(state, move, pairs)
+    if isinstance(found, Result101):
+        if pairs and found.reason is Illegal101.INVALID_MELD and not isinstance(
+            _resolved(state, move, pairs=False), Result101
+        ):
+            return _illegal(Illegal101.PAIRS_OPENER_LAYS_NO_MELDS,
+                            "a seat that opened with pairs lays pairs, never sets or runs")
+        return found
+    melds, codes = found
+    event = Event101(Event101Kind.LAID_MELD, state.turn, tuple(codes), meld=len(state.table))
+    return _laid(state, move, (*state.table, *melds), codes, [event])
+
+
+def _lay_off(state: State101, move: Move101) -> Result101:
+    """§10.3: a tile added to any set or run on the table, by a seat that has opened."""
+    seat = state.turn
+    if state.seats[seat].opened is None:
+        return _illegal(Illegal101.NOT_OPENED, "open first: 101 points of melds or five pairs")
+    code = move.tile
+    assert code is not None
+    if code not in state.seats[seat].rack:
+        return _illegal(Illegal101.TILE_NOT_IN_RACK,
+                        f"{format_tile(TILE_OF_CODE[code])} is not in the seat's rack")
+    if len(state.seats[seat].rack) == 1:
+        return _illegal(Illegal101.MUST_KEEP_A_TILE,
+                        "keep one tile: a turn always ends with a discard")
+    if not 0 <= move.meld < len(state.table):
+        return _illegal(Illegal101.NO_SUCH_MELD,
+                        f"there is no meld {move.meld} on the table ({len(state.table)} laid)")
+    grown = extended(state.table[move.meld], code, move.face, state.okey,
+                     state.rules.runs_13_to_1)
+    if grown is None:
+        return _illegal(Illegal101.CANNOT_LAY_OFF,
+                        f"{format_tile(TILE_OF_CODE[code])} does not fit meld {move.meld}")
+    table = list(state.table)
+    table[move.meld] = grown
+    event = Event101(Event101Kind.LAID_OFF, seat, (code,), meld=move.meld)
+    return _laid(state, move, tuple(table), [code], [event])
+
+
+def _take_back(state: State101, _move: Move101) -> Result101:
+    """§10.5: the last laying move of the turn comes back; more than one tile costs 101."""
+    if not state.laid:
+        return _illegal(Illegal101.NOTHING_TO_TAKE_BACK, "nothing was laid this turn")
+    seat = state.turn
+    action = state.laid[-1]
+    rack = (*state.seats[seat].rack, *action.codes)
+    seats = _seat(state, seat, rack=rack, opened=action.opened_before)
+    changes: dict[str, object] = {
+        "seats": seats, "table": action.table_before, "laid": state.laid[:-1]
+    }
+    event = Event101(Event101Kind.TOOK_BACK, seat, action.codes)
+    if len(action.codes) > 1:
+        return _penalised(state, seat, Penalty.TOOK_BACK_SEVERAL, [event], **changes)
+    return _moved(state, [event], **changes)
+
+
+def _discard(state: State101, move: Move101) -> Result101:
+    """§10.4-§10.6: the turn ends with a discard; an empty rack finishes the round."""
+    seat = state.turn
+    code = move.tile
+    assert code is not None
+    held = state.seats[seat]
+    if code not in held.rack:
+        return _illegal(Illegal101.TILE_NOT_IN_RACK,
+                        f"{format_tile(TILE_OF_CODE[code])} is not in the seat's rack")
+    if _taken_pending(state):
+        return _illegal(Illegal101.TAKEN_DISCARD_NOT_USED,
+                        "the discard taken this turn must be laid, or returned for a bank tile")
+    rack = tuple(c for c in held.rack if c != code)
+    finishing = not rack
+    wild = is_wild(TILE_OF_CODE[code], state.okey)
+    penalties = []
+    if not finishing:
+        if wild:
+            penalties.append(Penalty.OKEY_DISCARDED)
+        elif could_lay_off(state, code):
+            penalties.append(Penalty.DISCARD_COULD_BE_LAID_OFF)
+    seats = _seat(state, seat, rack=rack, discards=(*held.discards, code),
+                  penalties=(*held.penalties, *penalties))
+    events = [Event101(Event101Kind.DISCARDED, seat, (code,))]
+    events += [Event101(Event101Kind.PENALTY, seat, penalty=p, points=PENALTY_POINTS)
+               for p in penalties]
+    after = replace(state, seats=seats, move_number=state.move_number + 1, taken=None, laid=())
+    if finishing:
+        one_turn = held.opened_on_move >= state.turn_start and all(
+            other.opened is None for number, other in enumerate(state.seats) if number != seat
+        )
+        outcome = Outcome101("finished", after.move_number, seat, wild, one_turn)
+        events.append(Event101(Event101Kind.ROUND_FINISHED, seat, (code,)))
+        return Result101(True, replace(after, phase=Phase101.ROUND_OVER, outcome=outcome),
+                         tuple(events))
+    if not state.wall:
+        outcome = Outcome101("exhausted", after.move_number)
+        events.append(Event101(Event101Kind.ROUND_EXHAUSTED, seat))
+        return Result101(True, replace(after, phase=Phase101.ROUND_OVER, outcome=outcome),
+                         tuple(events))
+    next_seat = (seat + 1) % state.player_count
+    after = replace(after, turn=next_seat, phase=Phase101.DRAW, turn_start=after.move_number)
+    return Result101(True, after, tuple(events))
+
