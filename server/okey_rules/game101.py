@@ -303,7 +303,8 @@ def _laid(state: State101, move: Move101, table: tuple[TableMeld, ...], codes: l
     rack = list(state.seats[seat].rack)
     for code in codes:
         rack.remove(code)
-    action = LayAction(move.kind, state.table, tuple(codes), state.seats[seat].opened)
+    meld = move.meld if move.kind is Move101Kind.LAY_OFF else len(state.table)
+    action = LayAction(move.kind, meld, tuple(codes), state.seats[seat].opened)
     seats = _seat(state, seat, rack=tuple(rack), **seat_changes)
     return _moved(state, events, seats=seats, table=table, laid=(*state.laid, action))
 
@@ -411,9 +412,15 @@ def _take_back(state: State101, _move: Move101) -> Result101:
     action = state.laid[-1]
     rack = (*state.seats[seat].rack, *action.codes)
     seats = _seat(state, seat, rack=rack, opened=action.opened_before)
-    changes: dict[str, object] = {
-        "seats": seats, "table": action.table_before, "laid": state.laid[:-1]
-    }
+    if action.kind is Move101Kind.LAY_OFF:
+        table = list(state.table)
+        grown = table[action.meld]
+        (code,) = action.codes
+        table[action.meld] = replace(grown, tiles=tuple(t for t in grown.tiles if t.code != code))
+        before = tuple(table)
+    else:
+        before = state.table[: action.meld]
+    changes: dict[str, object] = {"seats": seats, "table": before, "laid": state.laid[:-1]}
     event = Event101(Event101Kind.TOOK_BACK, seat, action.codes)
     if len(action.codes) > 1:
         return _penalised(state, seat, Penalty.TOOK_BACK_SEVERAL, [event], **changes)

@@ -105,10 +105,11 @@ class Seat101:
 
 
 class LayAction(NamedTuple):
-    """One laying move of the turn, so it can be taken back: the table before it."""
+    """One laying move of the turn, enough to take it back: a lay-off's meld, or the
+    index of the first of the melds it added (they are the table's last ones)."""
 
     kind: Move101Kind
-    table_before: tuple[TableMeld, ...]
+    meld: int
     codes: tuple[int, ...]  # the tiles it laid
     opened_before: Opened | None
 
