@@ -223,16 +223,18 @@ def game_winners(rules: Ruleset, table: Table, before: Table) -> tuple[int, ...]
     seats = range(len(scores))
     if rules.scoring_mode is ScoringMode.COUNTDOWN and rules.elimination:
         left = [s for s in seats if scores[s] > 0]
-        if left:
-            return tuple(left)
-        # Everyone still in went out in the same round: the best of them wins.
-        last = [s for s in seats if before.scores[s] > 0]
-        return tuple(_best(scores, last, 1, lowest=False))
+        if not left:
+            # Everyone still in went out in the same round: the best of them wins.
+            left = [s for s in seats if before.scores[s] > 0]
+        # One seat left wins; several (the game's rounds ran out) the highest of them.
+        return tuple(_best(scores, left, 1, lowest=False))
     if rules.partnership:
         best_team = _best(scores, seats, 1, lowest=False)
         return tuple(sorted({s for t in best_team for s in (t, partner(t))}))
     if rules.scoring_mode is ScoringMode.COUNTDOWN:
         count = min(rules.countdown_winners, max(1, len(scores) // 2))
+        # The rule texts: the two highest scores win, whatever they are; seats tied
+        # with the last of them win too (no text breaks such a tie).
         return tuple(_best(scores, seats, count, lowest=False))
     lowest = rules.scoring_mode is ScoringMode.PENALTY
     return tuple(_best(scores, seats, 1, lowest=lowest))

@@ -53,11 +53,10 @@ def finished_state(message: object, key: bytes, field: str) -> GameState:
     return state
 
 
-def result_from_state(state: GameState, rules: Ruleset, table: Table | None,
-                      field: str) -> RoundResult:
+def result_from_state(state: GameState, rules: Ruleset, table: Table, field: str) -> RoundResult:
     """A finished state's outcome in table seats: the state's seats are the seats still
     in the game, in order."""
-    seats = seats_in_game(rules, table) if table is not None else list(range(state.player_count))
+    seats = seats_in_game(rules, table)
     if len(seats) != state.player_count:
         raise InvalidInputError(
             field,

@@ -38,7 +38,8 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
         rules = rules_for(request.preset, request.ruleset, state)
         check_scorable(rules, "round.state.ruleset.game" if state else "ruleset.game")
         players = _players(request.player_count, table, state)
-        result = self._result(request.round, rules, table, state, "round")
+        before = table if table is not None else start_table(rules, players)
+        result = self._result(request.round, rules, before, state, "round")
         scored = score_round(rules, players, table, result)
         answer = round_to_proto(scored, rules)
         if state is not None:
@@ -74,7 +75,8 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
                 raise InvalidInputError(
                     field, f"the game ended after round {index}: no more rounds"
                 )
-            result = self._result(entry, rules, table, states[index], field)
+            before = table if table is not None else start_table(rules, players)
+            result = self._result(entry, rules, before, states[index], field)
             scored = score_round(rules, players, table, result, field=f"{field}.result")
             answer.rounds.append(round_to_proto(scored, rules, proto_rules))
             table = scored.table
@@ -96,7 +98,7 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
     def _result(
         entry: scoring_pb2.RoundInput,
         rules: Ruleset,
-        table: Table | None,
+        table: Table,
         state: GameState | None,
         field: str,
     ) -> RoundResult:
