@@ -135,6 +135,18 @@ def test_elimination_last_seat_wins():
     assert scored.winners == (0,)
 
 
+def test_elimination_game_ended_by_game_rounds_goes_to_the_highest_seat_still_in():
+    """§9.2 elimination with game_rounds: several seats still in when the rounds run
+    out: the highest of them wins, not all of them."""
+    rules = Ruleset(elimination=True, game_rounds=2)
+    scored = score_game(rules, 4, [won(0), won(1)])[-1]
+    assert scored.table.scores == (18, 18, 16, 16)
+    assert scored.game_over
+    assert scored.winners == (0, 1)
+    scored = score_game(rules, 4, [won(0), won(0)])[-1]
+    assert scored.winners == (0,)
+
+
 def test_elimination_all_out_at_once_the_highest_of_them_wins():
     """§9.2 elimination: when every seat still in leaves in the same round,
     the highest of them wins (a seat out earlier cannot)."""
