@@ -1,5 +1,6 @@
 """`okey play` through a subprocess against a real server (docs/play.md; docs/rules.md §8).
 
+These tests play single rounds (`--rounds 1`); test_cli_play_game.py plays whole games.
 The human seat is scripted on stdin: each turn it first tries to end the round
 (refused while the wall has tiles), then draws and throws the drawn tile back
 (`x` with no tile). The round's final state, saved with --save-state, is
@@ -48,12 +49,14 @@ def play_server(make_server) -> str:
 def okey_play(
     address: str, tmp_path: Path, *args: str, stdin: str
 ) -> tuple[subprocess.CompletedProcess[str], GameState | None]:
-    """Runs `okey play` and returns its result and the final state it saved (None if none)."""
+    """Runs `okey play --rounds 1` and returns its result and the final state it saved (None
+    if none)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("OKEY_")}
     env["NO_COLOR"] = "1"
     saved = tmp_path / "final.json"
     result = subprocess.run(
-        [*COMMAND, "play", *args, "--server", address, "--save-state", str(saved)],
+        [*COMMAND, "play", "--rounds", "1", *args, "--server", address,
+         "--save-state", str(saved)],
         capture_output=True, text=True, input=stdin, env=env, timeout=RUN_DEADLINE_S,
         check=False,
     )

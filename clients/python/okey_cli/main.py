@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from okey_cli import conformance_cmd, deal_cmd, hand_cmd, play_cmd
+from okey_cli import conformance_cmd, deal_cmd, hand_cmd, play_cmd, score_cmd
 from okey_cli.errors import EXIT_OK, CliError
 
 # Each command module exposes `register(subparsers) -> None`; add new ones here.
@@ -16,6 +16,7 @@ COMMANDS = (
     deal_cmd,
     conformance_cmd,
     play_cmd,
+    score_cmd,
 )
 
 

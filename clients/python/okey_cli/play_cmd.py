@@ -1,10 +1,13 @@
-"""`okey play`: a classic Okey round in the terminal, every move judged by GameService.
+"""`okey play`: a classic Okey game in the terminal, every move judged by GameService.
 
 One seat is the human's; the others play by the policy of play_policy.py.
-The round is dealt by DealService/Deal; from then on the CLI only carries the
+Each round is dealt by DealService/Deal; from then on the CLI only carries the
 signed state from call to call (ApplyMove, LegalMoves, PlayerView) and never
 reads it: what it prints comes from the human seat's PlayerView and the
-events of each move (docs/play.md). The round is untimed: no clock is sent.
+events of each move (docs/play.md). The rounds are untimed: no clock is sent.
+After each round ScoringService/ScoreRound scores the finished state against
+the table so far, and its answer says who deals the next round (and whether
+the game is over); the CLI keeps no score of its own.
 """
 
 from __future__ import annotations
@@ -23,14 +26,19 @@ from okey.v1 import (
     deal_pb2_grpc,
     game_pb2,
     game_pb2_grpc,
+    ruleset_pb2,
+    scoring_pb2,
+    scoring_pb2_grpc,
     state_pb2,
     tile_pb2,
 )
 
-from okey_cli import play_policy, play_render, render, rpc
+from okey_cli import play_policy, play_render, render, rpc, score_cmd, score_render
 from okey_cli.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_SERVER_ERROR, CliError
+from okey_cli.play_render import Seats
 
-_PRESETS = ("classic", "okey.gg")  # Okey 101 rounds are dealt but not played by the server yet
+# Okey 101 rounds are dealt but neither played nor scored by the server yet.
+_PRESETS = score_cmd.SCORING_PRESETS
 _RULE_OPTIONS = {
     "wild_pairs": "may the two okeys pair with each other in seven pairs",
     "kafa": "kafa: one colour 1..13 plus a second 1 wins",
@@ -57,6 +65,14 @@ _TURN_ENDERS = {
 # the next bot ends the round).
 _MAX_BOT_STEPS = 4
 _MAX_BOT_TURNS = 1000
+# A bound on a game's rounds (a countdown game of drawn rounds would never end). The
+# round number also ends the derived seeds, which must stay within the 256 bytes a seed
+# may have.
+_MAX_ROUNDS = 999
+_ROUND_SEED_ROOM = len(f"/round-{_MAX_ROUNDS}")
+_MAX_SEED_BYTES = 256
+# Table modes that end only by a fixed number of rounds (docs/rules.md §9.2).
+_ENDLESS_MODES = (ruleset_pb2.SCORING_MODE_PENALTY, ruleset_pb2.SCORING_MODE_ZERO_SUM)
 
 HELP = """commands (tiles in notation: R7, Y13, B1, K12, F; case does not matter):
   d, draw          draw the next tile of the wall
@@ -72,26 +88,33 @@ HELP = """commands (tiles in notation: R7, Y13, B1, K12, F; case does not matter
   hint             what the bots' policy would play in your place
   s, show          show the table again
   h, help          this text
-  q, quit          leave (end of input does the same)"""
+  q, quit          leave the game (end of input does the same)"""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "play",
-        help="play a classic Okey round in the terminal against simple bots",
+        help="play a classic Okey game in the terminal against simple bots",
         description=(
-            "Deals a classic round (DealService/Deal) and plays it move by move through "
-            "GameService: you play one seat and type commands (help lists them); the other "
-            "seats play a simple fixed policy. You see only your seat's view. Untimed. "
-            "See docs/play.md."
+            "Plays a classic Okey game round after round until it is over: each round is "
+            "dealt by DealService/Deal, played move by move through GameService and scored "
+            "by ScoringService. You play one seat and type commands (help lists them); the "
+            "other seats play a simple fixed policy. You see only your seat's view. "
+            "Untimed. --rounds 1 plays a single round. See docs/play.md."
         ),
     )
     parser.add_argument(
-        "--seed", default="", help="the deal's seed (any text); default: the server draws one"
+        "--seed", default="",
+        help="the first deal's seed (any text; round N > 1 is dealt from SEED/round-N); "
+             "default: the server draws one",
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--players", type=int, default=4, help="2-4 (default 4)")
-    parser.add_argument("--dealer", type=int, default=0, metavar="SEAT", help="default 0")
+    parser.add_argument("--dealer", type=int, default=0, metavar="SEAT",
+                        help="the first round's dealer (default 0)")
+    parser.add_argument("--rounds", type=int, default=0, metavar="N",
+                        help="stop after N rounds even if the game is not over; 1 plays a "
+                             "single round (default 0: play until the game is over)")
     parser.add_argument("--preset", choices=_PRESETS, default="", help="default: classic")
     for name, meaning in _RULE_OPTIONS.items():
         parser.add_argument(
@@ -100,11 +123,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             default=None,
             help=f"{meaning} (default: the preset's)",
         )
+    score_cmd.add_scoring_options(parser)
     parser.add_argument(
         "--save-state", metavar="FILE", default=None,
         help=(
-            "once the round is over, write its final signed GameState as JSON to FILE "
-            "(it holds every rack: for checking the round afterwards, e.g. with Replay)"
+            "once a round is over, write its final signed GameState as JSON to FILE, "
+            "replacing the previous round's (it holds every rack: for checking the round "
+            "afterwards, e.g. with Replay or `okey score round --state`)"
+        ),
+    )
+    parser.add_argument(
+        "--save-game", metavar="FILE", default=None,
+        help=(
+            "after each round, write the game so far to FILE as a ScoreGameRequest (JSON) "
+            "of the finished states: `okey score game FILE` scores it again"
         ),
     )
     rpc.add_server_options(parser)
@@ -119,14 +151,49 @@ def build_deal_request(args: argparse.Namespace) -> deal_pb2.DealRequest:
             raise CliError(
                 f"invalid input: {option} is a seat, 0-{args.players - 1}", EXIT_BAD_INPUT
             )
+    if not 0 <= args.rounds <= _MAX_ROUNDS:
+        raise CliError(f"invalid input: --rounds is 0-{_MAX_ROUNDS}", EXIT_BAD_INPUT)
+    room = _MAX_SEED_BYTES - _ROUND_SEED_ROOM
+    if args.rounds != 1 and len(args.seed.encode("utf-8")) > room:
+        raise CliError(
+            f"invalid input: --seed: at most {room} bytes when more than one round is played "
+            "(later rounds are dealt from SEED/round-N)", EXIT_BAD_INPUT,
+        )
     request = deal_pb2.DealRequest(
-        preset=args.preset, player_count=args.players, dealer_seat=args.dealer, seed=args.seed
+        preset=args.preset, player_count=args.players, dealer_seat=args.dealer, seed=args.seed,
+        round=1,
     )
     for name in _RULE_OPTIONS:
         value = getattr(args, name)
         if value is not None:
             setattr(request.ruleset, name, value)
+    score_cmd.apply_scoring_options(args, request.ruleset)
     return request
+
+
+def next_deal_request(
+    first: deal_pb2.DealRequest, base_seed: str, scored: scoring_pb2.ScoreRoundResponse
+) -> deal_pb2.DealRequest:
+    """The next round's deal: the first deal's rules; the seats still in the game; the
+    dealer and round number ScoreRound gave; the seed derived from the game's seed."""
+    request = deal_pb2.DealRequest()
+    request.CopyFrom(first)
+    request.player_count = len(seats_in_game(scored))
+    request.dealer_seat = scored.next_dealer_seat
+    request.round = scored.next_round
+    request.seed = round_seed(base_seed, scored.next_round)
+    return request
+
+
+def round_seed(base_seed: str, round_number: int) -> str:
+    """Round 1 is dealt from the game's seed itself (so that `--rounds 1 --seed S` deals
+    what `okey deal --seed S` deals); round N > 1 from ``SEED/round-N``."""
+    return base_seed if round_number <= 1 else f"{base_seed}/round-{round_number}"
+
+
+def seats_in_game(scored: scoring_pb2.ScoreRoundResponse) -> list[int]:
+    """The table's seats still in the game after a round, in order: the next deal's seats."""
+    return [seat for seat, out in enumerate(scored.eliminated) if not out]
 
 
 def parse_tile(word: str) -> tile_pb2.Tile | None:
@@ -154,16 +221,18 @@ def rack_tile(view: game_pb2.PlayerViewResponse, wanted: tile_pb2.Tile) -> tile_
 
 
 class Table:
-    """The round as this client carries it: the opaque state and the calls on it."""
+    """The round as this client carries it: the opaque state, who sits where in this
+    round's deal, and the calls on it."""
 
     def __init__(
-        self, channel: Any, address: str, timeout: float, human: int, painter: render.Painter
+        self, channel: Any, address: str, timeout: float, seats: Seats, painter: render.Painter
     ) -> None:
         self.game = game_pb2_grpc.GameServiceStub(channel)
         self.deals = deal_pb2_grpc.DealServiceStub(channel)
+        self.scoring = scoring_pb2_grpc.ScoringServiceStub(channel)
         self.address = address
         self.timeout = timeout
-        self.human = human
+        self.seats = seats
         self.painter = painter
         self.state = state_pb2.GameState()
 
@@ -175,6 +244,28 @@ class Table:
         # The response also holds every rack and the wall; only the state is kept.
         self.state = response.state
         return response
+
+    def check_scoring(self, deal: deal_pb2.DealRequest) -> ruleset_pb2.Ruleset:
+        """The deal's rules as ScoringService reads them, every option set. Asked before
+        the first deal by scoring a drawn round at the start of a game (the answer is
+        otherwise thrown away), so that rules no table can score (partnership at three
+        seats, say) are refused before any round is played."""
+        probe = scoring_pb2.ScoreRoundRequest(
+            preset=deal.preset, player_count=deal.player_count,
+            round=scoring_pb2.RoundInput(result=scoring_pb2.RoundResult(drawn=True)),
+        )
+        probe.ruleset.CopyFrom(deal.ruleset)
+        answer: scoring_pb2.ScoreRoundResponse = self._call(self.scoring.ScoreRound, probe)
+        return answer.ruleset
+
+    def score(self, before: scoring_pb2.TableScores | None) -> scoring_pb2.ScoreRoundResponse:
+        """The finished round scored from its state against the table before it (None: the
+        game's start). The state carries the rules it was dealt under."""
+        request = scoring_pb2.ScoreRoundRequest(round=scoring_pb2.RoundInput(state=self.state))
+        if before is not None:
+            request.table.CopyFrom(before)
+        answer: scoring_pb2.ScoreRoundResponse = self._call(self.scoring.ScoreRound, request)
+        return answer
 
     def view(self, seat: int) -> game_pb2.PlayerViewResponse:
         request = game_pb2.PlayerViewRequest(state=self.state, seat=seat)
@@ -193,29 +284,30 @@ class Table:
         )
         if answer.legal:
             self.state = answer.state
-            for line in play_render.event_lines(answer.events, self.human, self.painter):
+            for line in play_render.event_lines(answer.events, self.seats, self.painter):
                 print(line)
         return answer
 
     def bot_turn(self, seat: int) -> None:
         """Plays one whole turn of `seat` by the policy, from its own view and legal moves."""
+        name = self.seats.who(seat)
         for _ in range(_MAX_BOT_STEPS):
             move = play_policy.choose_move(self.view(seat), self.legal(seat))
             if move is None:
                 raise CliError(
-                    f"seat {seat} is on turn but LegalMoves offers it no move", EXIT_SERVER_ERROR
+                    f"{name} is on turn but LegalMoves offers it no move", EXIT_SERVER_ERROR
                 )
             answer = self.apply(move)
             if not answer.legal:
                 what = play_render.move_text(move, self.painter)
                 raise CliError(
-                    f"the server refused seat {seat}'s move {what}"
+                    f"the server refused {name}'s move {what}"
                     f" ({reason_name(answer.reason)}): {answer.message}",
                     EXIT_SERVER_ERROR,
                 )
             if move.kind in _TURN_ENDERS:
                 return
-        raise CliError(f"seat {seat} did not end its turn in {_MAX_BOT_STEPS} moves",
+        raise CliError(f"{name} did not end its turn in {_MAX_BOT_STEPS} moves",
                        EXIT_SERVER_ERROR)
 
 
@@ -228,17 +320,24 @@ def reason_name(reason: int) -> str:
 class Human:
     """Reads the human's commands and turns them into moves of its seat."""
 
-    def __init__(self, table: Table, interactive: bool) -> None:
+    def __init__(self, table: Table, table_seat: int, interactive: bool) -> None:
         self.table = table
-        self.seat = table.human
+        self.table_seat = table_seat  # the seat the human chose; the prompt names it
         self.painter = table.painter
         self.interactive = interactive
 
-    def read(self) -> str | None:
+    @property
+    def seat(self) -> int:
+        """The human's seat in this round's deal (only asked while the human is in the game)."""
+        seat = self.table.seats.human
+        assert seat is not None
+        return seat
+
+    def read(self, prompt: str | None = None) -> str | None:
         """One command line, or None at the end of input. Piped input is echoed after the
         prompt, so a transcript reads like a session."""
         try:
-            line = input(f"seat {self.seat}> ")
+            line = input(prompt if prompt is not None else f"seat {self.table_seat}> ")
         except EOFError:
             print()
             return None
@@ -291,7 +390,7 @@ class Human:
         if word in ("h", "help"):
             print(HELP)
         elif word in ("s", "show"):
-            print("\n".join(play_render.table_lines(view, self.seat, self.painter)))
+            print("\n".join(play_render.table_lines(view, self.table.seats, self.painter)))
         elif word in ("?", "moves"):
             legal = self.table.legal(self.seat)
             print("\n".join(play_render.moves_lines(legal, self.painter)))
@@ -331,22 +430,110 @@ class Human:
         return view.rack[-1] if view.rack else None
 
 
-def _header(
-    seed: str, view: game_pb2.PlayerViewResponse, painter: render.Painter
+def _round_header(
+    number: int, seed: str, deal: deal_pb2.DealRequest, view: game_pb2.PlayerViewResponse,
+    *, seats: Seats, painter: render.Painter,
 ) -> list[str]:
-    """The deal as the human's seat may know it (from its PlayerView, not from the Deal
+    """The deal as the human's seat may know it (from a PlayerView, not from the Deal
     answer, which also holds every rack and the wall)."""
-    return [
-        f"seed {seed} (play this deal again with --seed {seed})",
-        f"classic Okey, {view.player_count} players, dealer seat {view.dealer_seat}, "
-        f"seat {view.turn_seat} opens; you play seat {view.seat}; untimed",
+    again = f"--seed {seed}"
+    if number > 1:
+        again += f" --players {deal.player_count} --dealer {deal.dealer_seat} --rounds 1"
+    lines = [f"== round {number}", f"seed {seed} (play this deal again with {again})"]
+    playing = ("you have left the game: the bots play on" if seats.human is None
+               else f"you play seat {seats.number(seats.human)}")
+    in_game = ""
+    if seats.table != tuple(range(len(seats.table))):  # a seat has left the game
+        in_game = f" (table {score_render.seats_text(seats.table)})"
+    lines += [
+        f"classic Okey, {view.player_count} players{in_game}, dealer seat "
+        f"{seats.number(view.dealer_seat)}, {seats.who(view.turn_seat)} "
+        f"{'open' if view.turn_seat == seats.human else 'opens'}; {playing}; untimed",
         f"indicator {painter.tile(view.indicator)}, okey {painter.tile(view.okey)}",
-        "type help for the commands",
     ]
+    if number == 1:
+        lines.append("type help for the commands")
+    return lines
+
+
+def _game_header(rules: ruleset_pb2.Ruleset, args: argparse.Namespace) -> list[str]:
+    lines = [score_render.rules_text(rules)]
+    if args.rounds == 1:
+        lines.append("one round (--rounds 1): it is scored, and the game stops after it")
+    elif args.rounds:
+        lines.append(f"at most {args.rounds} rounds (--rounds {args.rounds})")
+    elif rules.scoring_mode in _ENDLESS_MODES and not rules.game_rounds:
+        lines.append("this table mode has no end of its own without --game-rounds N: "
+                     "the game goes on until you quit (q)")
+    return lines
+
+
+def play_round(table: Table, human: Human) -> bool:
+    """Plays the dealt round to its end (True) or until the human quits (False). Once the
+    human has left the game (elimination) the bots play it alone, and only the public
+    events are printed."""
+    seats = table.seats
+    painter = table.painter
+    # Whose PlayerView says where the round stands: the human's, or any seat's once the
+    # human has left (only its phase and turn are read then, never its rack).
+    looker = seats.human if seats.human is not None else 0
+    shown = -1  # the move number the table was last printed at
+    bot_turns = 0
+    while True:
+        view = table.view(looker)
+        if view.phase == state_pb2.PHASE_ROUND_OVER:
+            print("\n".join(play_render.outcome_lines(view.outcome, seats, painter)))
+            if seats.human is not None:
+                print(play_render.rack_line(view, painter))
+            return True
+        if view.turn_seat != seats.human:
+            bot_turns += 1
+            if bot_turns > _MAX_BOT_TURNS:
+                raise CliError("the round did not end within the bound", EXIT_SERVER_ERROR)
+            table.bot_turn(view.turn_seat)
+            continue
+        if view.move_number != shown:
+            shown = view.move_number
+            if view.phase == state_pb2.PHASE_DISCARD:
+                print(play_render.rack_line(view, painter))
+            else:
+                print("\n".join(play_render.table_lines(view, seats, painter)))
+            for notice in play_render.notices(table.legal(view.seat), painter):
+                print(notice)
+        line = human.read()
+        if line is None or not human.command(line):
+            return False
+
+
+class Game:
+    """The game so far: every round's scoring answer and finished state."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.scored: list[scoring_pb2.ScoreRoundResponse] = []
+        self.states: list[state_pb2.GameState] = []
+
+    @property
+    def table(self) -> scoring_pb2.TableScores | None:
+        """The scores before the next round; None at the game's start."""
+        return self.scored[-1].table if self.scored else None
+
+    def text(self, going_on: str) -> str:
+        last = self.scored[-1]
+        return score_render.game_text(self.scored, last.game_over, list(last.winner_seats),
+                                      going_on=going_on)
+
+    def as_request(self) -> scoring_pb2.ScoreGameRequest:
+        """The game as ScoreGame takes it: the finished states in order (each carries the
+        rules, so no preset or ruleset goes with them)."""
+        request = scoring_pb2.ScoreGameRequest(player_count=self.players)
+        for state in self.states:
+            request.rounds.add().state.CopyFrom(state)
+        return request
 
 
 def run_play(args: argparse.Namespace) -> int:
-    request = build_deal_request(args)
+    first = build_deal_request(args)
     address = rpc.server_address(args)
     painter = render.Painter(render.wants_colour(sys.stdout))
     interactive = sys.stdin.isatty()
@@ -354,37 +541,75 @@ def run_play(args: argparse.Namespace) -> int:
         with contextlib.suppress(ImportError):
             import readline  # noqa: F401 (line editing for input())
     with rpc.open_channel(address) as channel:
-        table = Table(channel, address, args.timeout, args.seat, painter)
-        seed = table.deal(request).seed
-        print("\n".join(_header(seed, table.view(args.seat), painter)))
-        human = Human(table, interactive)
-        shown = -1  # the move number the table was last printed at
-        bot_turns = 0
-        while True:
-            view = table.view(args.seat)
-            if view.phase == state_pb2.PHASE_ROUND_OVER:
-                print("\n".join(play_render.outcome_lines(view.outcome, args.seat, painter)))
-                print(play_render.rack_line(view, painter))
-                _save_state(args.save_state, table.state)
-                return EXIT_OK
-            if view.turn_seat != args.seat:
-                bot_turns += 1
-                if bot_turns > _MAX_BOT_TURNS:
-                    raise CliError("the round did not end within the bound", EXIT_SERVER_ERROR)
-                table.bot_turn(view.turn_seat)
-                continue
-            if view.move_number != shown:
-                shown = view.move_number
-                if view.phase == state_pb2.PHASE_DISCARD:
-                    print(play_render.rack_line(view, painter))
-                else:
-                    print("\n".join(play_render.table_lines(view, args.seat, painter)))
-                for notice in play_render.notices(table.legal(args.seat), painter):
-                    print(notice)
-            line = human.read()
-            if line is None or not human.command(line):
+        table = Table(channel, address, args.timeout,
+                      Seats.whole_table(args.seat, args.players), painter)
+        rules = table.check_scoring(first)
+        human = Human(table, args.seat, interactive)
+        game = Game(args.players)
+        request = first
+        base_seed = args.seed
+        print("\n".join(_game_header(rules, args)))
+        for number in range(1, _MAX_ROUNDS + 1):
+            seed = table.deal(request).seed
+            base_seed = base_seed or seed  # the seed the server drew for round 1
+            looker = table.seats.human if table.seats.human is not None else 0
+            print("\n".join(_round_header(number, seed, request, table.view(looker),
+                                          seats=table.seats, painter=painter)))
+            if not play_round(table, human):
                 print("quit: the round is left unfinished")
+                if game.scored:
+                    print(game.text(going_on="the game is left unfinished"))
                 return EXIT_OK
+            scored = table.score(game.table)
+            game.scored.append(scored)
+            game.states.append(table.state)
+            _save_state(args.save_state, table.state)
+            _save_game(args.save_game, game)
+            print("\n".join(_round_score_lines(scored)))
+            if scored.game_over:
+                print("== final table")
+                print(game.text(going_on="the game goes on"))
+                print(_human_result(scored, args.seat))
+                return EXIT_OK
+            if args.rounds and number >= args.rounds:
+                print(f"stopped after {_rounds(number)} (--rounds {args.rounds}): "
+                      "the game is not over")
+                return EXIT_OK
+            if interactive and not _go_on(human, scored.next_round):
+                print(game.text(going_on="the game is left unfinished"))
+                return EXIT_OK
+            request = next_deal_request(first, base_seed, scored)
+            in_game = seats_in_game(scored)
+            human_seat = in_game.index(args.seat) if args.seat in in_game else None
+            table.seats = Seats(human_seat, tuple(in_game))
+    raise CliError(f"the game did not end within {_MAX_ROUNDS} rounds", EXIT_SERVER_ERROR)
+
+
+def _rounds(count: int) -> str:
+    return f"{count} round" if count == 1 else f"{count} rounds"
+
+
+def _round_score_lines(scored: scoring_pb2.ScoreRoundResponse) -> list[str]:
+    """This round's row of the table (each seat's change and total) and its rule lines."""
+    lines = [f"scores after round {scored.table.rounds_played}:",
+             score_render.header_row(len(scored.deltas)),
+             *score_render.round_rows(scored)]
+    if not scored.game_over:
+        lines.append(score_render.result_line(False, [], scored.table.rounds_played))
+    return lines
+
+
+def _human_result(scored: scoring_pb2.ScoreRoundResponse, seat: int) -> str:
+    if seat in scored.winner_seats:
+        return f"you (seat {seat}) are among the winners" if len(scored.winner_seats) > 1 \
+            else f"you (seat {seat}) win the game"
+    return f"you (seat {seat}) did not win"
+
+
+def _go_on(human: Human, next_round: int) -> bool:
+    """At a terminal, a pause between rounds so the table can be read."""
+    line = human.read(f"Enter deals round {next_round}, q quits: ")
+    return line is not None and line.strip().lower() not in ("q", "quit", "exit")
 
 
 def _save_state(file: str | None, state: state_pb2.GameState) -> None:
@@ -394,3 +619,12 @@ def _save_state(file: str | None, state: state_pb2.GameState) -> None:
         Path(file).write_text(json_format.MessageToJson(state) + "\n")
     except OSError as error:
         raise CliError(f"cannot write the state to {file}: {error}", EXIT_BAD_INPUT) from None
+
+
+def _save_game(file: str | None, game: Game) -> None:
+    if file is None:
+        return
+    try:
+        Path(file).write_text(json_format.MessageToJson(game.as_request()) + "\n")
+    except OSError as error:
+        raise CliError(f"cannot write the game to {file}: {error}", EXIT_BAD_INPUT) from None

@@ -4,11 +4,16 @@ Everything here is built from GameService answers meant for the human's seat
 (PlayerView for that seat, the events of ApplyMove, LegalMoves for that seat),
 never from the opaque game state. A tile drawn from the wall is shown only to
 the seat that drew it (docs/rules.md §8.7).
+
+Seats are printed with the table's numbers. They differ from the deal's once a
+seat has left the game (elimination): a deal's seats are the table's seats
+still in the game, in order (docs/rules.md §9.4), so `Seats` maps them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from okey.v1 import game_pb2, state_pb2
@@ -36,12 +41,28 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
-def who(seat: int, human: int) -> str:
-    return "you" if seat == human else f"seat {seat}"
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """Who is who in one deal: the human's seat in the deal (None once the human has left
+    the game) and, per deal seat, the table seat it is."""
 
+    human: int | None
+    table: tuple[int, ...]
 
-def _whose(seat: int, human: int) -> str:
-    return "your" if seat == human else f"seat {seat}'s"
+    @classmethod
+    def whole_table(cls, human: int, players: int) -> Seats:
+        """Every table seat in the game: deal seats are table seats."""
+        return cls(human, tuple(range(players)))
+
+    def number(self, seat: int) -> int:
+        """The table seat of deal seat `seat`."""
+        return self.table[seat] if 0 <= seat < len(self.table) else seat
+
+    def who(self, seat: int) -> str:
+        return "you" if seat == self.human else f"seat {self.number(seat)}"
+
+    def whose(self, seat: int) -> str:
+        return "your" if seat == self.human else f"seat {self.number(seat)}'s"
 
 
 def tile_sort_key(tile: Any) -> tuple[bool, int, int, int]:
@@ -60,11 +81,12 @@ def rack_line(view: game_pb2.PlayerViewResponse, painter: render.Painter) -> str
 
 
 def table_lines(
-    view: game_pb2.PlayerViewResponse, human: int, painter: render.Painter
+    view: game_pb2.PlayerViewResponse, seats: Seats, painter: render.Painter
 ) -> list[str]:
     """The table as the human's seat sees it: counts and visible discards of every seat,
     the wall's size, indicator and okey, whose turn it is, and the human's own rack."""
-    turn = "your turn" if view.turn_seat == human else f"seat {view.turn_seat}'s turn"
+    human = view.seat
+    turn = "your turn" if view.turn_seat == human else f"{seats.whose(view.turn_seat)} turn"
     todo = _PHASE_TODO.get(view.phase, "?")
     if view.phase == state_pb2.PHASE_DRAW and view.wall_size == 0:
         todo = "the wall is empty: take the previous discard (t) or end the round (end)"
@@ -79,16 +101,18 @@ def table_lines(
     # Seats in turn order starting after the human, so the pile it takes from comes last.
     order = [(human + step) % view.player_count for step in range(1, view.player_count + 1)]
     for seat in order:
-        lines.append(_seat_line(view.seats[seat], human, previous, painter))
+        lines.append(_seat_line(view.seats[seat], seats, previous, painter))
     lines.append(rack_line(view, painter))
     return lines
 
 
 def _seat_line(
-    seat_view: Any, human: int, previous: int, painter: render.Painter
+    seat_view: Any, seats: Seats, previous: int, painter: render.Painter
 ) -> str:
     seat = seat_view.seat
-    label = f"you (seat {seat})" if seat == human else f"seat {seat}"
+    human = seats.human
+    number = seats.number(seat)
+    label = f"you (seat {number})" if seat == human else f"seat {number}"
     parts = [label]
     if seat != human:
         parts.append(_count(seat_view.rack_size, "tile"))
@@ -107,27 +131,27 @@ def _seat_line(
 
 
 def event_lines(
-    events: Iterable[game_pb2.Event], human: int, painter: render.Painter
+    events: Iterable[game_pb2.Event], seats: Seats, painter: render.Painter
 ) -> list[str]:
     """What each event tells the human's seat. A private tile (drawn from the wall) is shown
-    only when the human drew it."""
+    only when the human drew it (to nobody once the human has left the game)."""
     lines = []
     for event in events:
-        actor = who(event.seat, human)
-        visible = event.HasField("tile") and (not event.private or event.seat == human)
+        actor = seats.who(event.seat)
+        visible = event.HasField("tile") and (not event.private or event.seat == seats.human)
         tile = painter.tile(event.tile) if visible else ""
         kind = event.kind
         if kind == game_pb2.EVENT_KIND_DREW_FROM_WALL:
             lines.append(f"{actor} drew {tile} from the wall" if tile else
                          f"{actor} drew from the wall")
         elif kind == game_pb2.EVENT_KIND_TOOK_DISCARD:
-            lines.append(f"{actor} took {tile} from {_whose(event.from_seat, human)} pile")
+            lines.append(f"{actor} took {tile} from {seats.whose(event.from_seat)} pile")
         elif kind == game_pb2.EVENT_KIND_DISCARDED:
             lines.append(f"{actor} discarded {tile}")
         elif kind == game_pb2.EVENT_KIND_GOSTERME:
             lines.append(f"{actor} showed gosterme: {tile}")
         elif kind == game_pb2.EVENT_KIND_TURN_TIMED_OUT:
-            lines.append(f"{_whose(event.seat, human)} turn timed out")
+            lines.append(f"{seats.whose(event.seat)} turn timed out")
         elif kind == game_pb2.EVENT_KIND_ROUND_WON:
             lines.append(f"{actor} finished, discarding {tile} onto the indicator")
         elif kind == game_pb2.EVENT_KIND_ROUND_DRAWN:
@@ -136,7 +160,7 @@ def event_lines(
 
 
 def outcome_lines(
-    outcome: state_pb2.RoundOutcome, human: int, painter: render.Painter
+    outcome: state_pb2.RoundOutcome, seats: Seats, painter: render.Painter
 ) -> list[str]:
     """The round's outcome: the winner, how it won and its 14 tiles (shown to all), or a
     drawn round; then every gösterme shown, in the order shown."""
@@ -144,13 +168,14 @@ def outcome_lines(
     if outcome.drawn:
         lines = [head + "drawn, no winner (the wall ran out)"]
     else:
-        winner = "you win" if outcome.winner_seat == human else f"seat {outcome.winner_seat} wins"
+        winner = ("you win" if outcome.winner_seat == seats.human
+                  else f"{seats.who(outcome.winner_seat)} wins")
         lines = [head + f"{winner} ({render.win_kind(outcome.win_kind)})"]
         double = " (an okey: the score doubles)" if outcome.okey_discard else ""
         lines.append(f"finishing discard: {painter.tile(outcome.discard)}{double}")
         lines.append(f"winning hand (14): {tiles_text(outcome.hand, painter)}")
         lines += render.arrangement_lines(outcome.arrangement, painter)
-    claims = [f"{who(c.seat, human)} ({painter.tile(c.tile)})" for c in outcome.gosterme]
+    claims = [f"{seats.who(c.seat)} ({painter.tile(c.tile)})" for c in outcome.gosterme]
     lines.append(f"gosterme: {', '.join(claims) if claims else 'none'}")
     return lines
 
