@@ -285,6 +285,24 @@ def load_saved_deal(file: str) -> deal_pb2.DealResponse:
         raise CliError(f"cannot read a saved deal from {file}: {error}", EXIT_BAD_INPUT) from None
 
 
+def _option_value(descriptor: Any, value: Any, annotation: Any) -> Any:
+    """A saved option as the engine's Ruleset takes it: enum options by their names
+    (SCORING_MODE_TARGET -> ScoringMode.TARGET), the others as they are."""
+    if descriptor.enum_type is None:
+        return value
+    from okey_rules import ruleset
+
+    enum_class = getattr(ruleset, str(annotation))
+    name = descriptor.enum_type.values_by_number[value].name
+    prefix = descriptor.enum_type.name
+    return enum_class[name.removeprefix(_upper_snake(prefix) + "_")]
+
+
+def _upper_snake(name: str) -> str:
+    """ScoringMode -> SCORING_MODE (how buf's enum value prefixes are made)."""
+    return "".join(f"_{c}" if c.isupper() and i else c for i, c in enumerate(name)).upper()
+
+
 def recompute(saved: deal_pb2.DealResponse, seed: str) -> Any:
     """The deal the engine deals from `seed` (and the saved client seeds) with the saved
     deal's parameters."""
@@ -296,10 +314,11 @@ def recompute(saved: deal_pb2.DealResponse, seed: str) -> Any:
 
     options = saved.state.ruleset
     game = Game.OKEY_101 if saved.game == ruleset_pb2.GAME_OKEY_101 else Game.CLASSIC
+    known = {f.name: f for f in fields(Ruleset)}
     overrides = {
-        f.name: getattr(options, f.name)
-        for f in fields(Ruleset)
-        if f.name != "game" and options.HasField(f.name)
+        descriptor.name: _option_value(descriptor, value, known[descriptor.name].type)
+        for descriptor, value in options.ListFields()
+        if descriptor.name != "game" and descriptor.name in known
     }
     formal = saved.method == deal_pb2.DEAL_METHOD_FORMAL
     try:
