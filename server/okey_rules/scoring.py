@@ -301,13 +301,13 @@ def score_round(
         lines += value_lines
         changed = _apply(deltas, _charge(rules, result.winner, value, active))
         lines.append(_line(ScoreRule.ROUND_VALUE, result.winner, 0,
-                           f"round value {value}{_how(rules)}", changed))
+                           f"round value {value}: {_how(rules, value, 'winner')}", changed))
     if rules.gosterme_scores:
         for seat in result.gosterme:
             changed = _apply(deltas, _charge(rules, seat, GOSTERME_VALUE, active))
+            how = _how(rules, GOSTERME_VALUE, "claimant")
             lines.append(_line(ScoreRule.GOSTERME, seat, 0,
-                               f"seat {seat} showed gösterme: {GOSTERME_VALUE}{_how(rules)}",
-                               changed))
+                               f"seat {seat} showed gösterme: {how}", changed))
     after = Table(
         tuple(score + change for score, change in zip(before.scores, deltas, strict=True)),
         before.rounds_played + 1,
@@ -335,12 +335,14 @@ def score_round(
     return RoundScore(tuple(deltas), after, value, tuple(lines), over, winners, now_out)
 
 
-def _how(rules: Ruleset) -> str:
+def _how(rules: Ruleset, points: int, scorer: str) -> str:
+    """What a win or gösterme worth `points` does, in words, for the line's text."""
+    each = "each opposing team" if rules.partnership else "each opponent"
     return {
-        ScoringMode.COUNTDOWN: " lost by each opponent" + (" team" if rules.partnership else ""),
-        ScoringMode.TARGET: " gained",
-        ScoringMode.PENALTY: " penalty points for each opponent",
-        ScoringMode.ZERO_SUM: " paid by each opponent",
+        ScoringMode.COUNTDOWN: f"{each} loses {points}",
+        ScoringMode.TARGET: f"the {scorer} gains {points}",
+        ScoringMode.PENALTY: f"{each} takes {points} penalty points",
+        ScoringMode.ZERO_SUM: f"{each} pays {points} to the {scorer}",
     }[rules.scoring_mode]
 
 
