@@ -17,8 +17,7 @@ from okey_rules.game_types import (
 from okey_rules.game_view import PlayerView
 from okey_rules.tiles import TILE_OF_CODE
 
-from okey_server.convert_ruleset import ruleset_to_proto
-from okey_server.convert_state import PHASE_TO_PROTO, fill_outcome
+from okey_server.convert_state import PHASE_TO_PROTO, fill_outcome, ruleset_proto_cached
 from okey_server.convert_tile import fill_tile, tile_from_proto, tile_message, tile_messages
 from okey_server.convert_time import ms_timestamp, timestamp_ms
 
@@ -99,7 +98,7 @@ def view_to_proto(view: PlayerView, state: GameState) -> game_pb2.PlayerViewResp
     """One seat's view: its own rack, every seat's counts and visible discards, no wall order."""
     answer = game_pb2.PlayerViewResponse(
         seat=view.seat,
-        ruleset=ruleset_to_proto(view.rules),
+        ruleset=ruleset_proto_cached(view.rules),
         player_count=view.player_count,
         dealer_seat=view.dealer,
         rack=tile_messages(view.rack),

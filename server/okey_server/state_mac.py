@@ -12,8 +12,19 @@ import hashlib
 import hmac
 
 from okey.v1 import state_pb2
+from okey_rules.bounded_cache import BoundedCache
 
 MAC_LABEL = b"okey.v1.GameState\x00"
+# Per key, an HMAC that has taken in the key and the label: each MAC then
+# copies it instead of keying a new HMAC (a server uses one key).
+_keyed: BoundedCache[bytes, hmac.HMAC] = BoundedCache(8)
+
+
+def _hmac(key: bytes) -> hmac.HMAC:
+    keyed = _keyed.get(key)
+    if keyed is None:
+        keyed = _keyed.put(key, hmac.new(key, MAC_LABEL, hashlib.sha256))
+    return keyed.copy()
 
 
 def state_mac(state: state_pb2.GameState, key: bytes) -> bytes:
@@ -25,7 +36,9 @@ def state_mac(state: state_pb2.GameState, key: bytes) -> bytes:
     finally:
         if carried:
             state.mac = carried
-    return hmac.new(key, MAC_LABEL + payload, hashlib.sha256).digest()
+    mac = _hmac(key)
+    mac.update(payload)
+    return mac.digest()
 
 
 def sign_state(state: state_pb2.GameState, key: bytes) -> None:
