@@ -1,5 +1,6 @@
 """`okey conformance run` through a subprocess on small temporary vector sets (issue 4 point 2),
-including cases that reach their state through `given_state` (docs/conformance.md)."""
+including cases that reach their state through `given_state` (docs/conformance.md): into
+`state` for GameService, into `round.state` for ScoringService/ScoreRound."""
 
 from __future__ import annotations
 
@@ -252,6 +253,56 @@ def test_given_state_is_replayed_into_the_request_state(grpc_server, tmp_path):
     assert lines[-1] == "3 passed, 3 failed"
 
 
+SCORING = {"service": "okey.v1.ScoringService", "method": "ScoreRound"}
+VECTOR_DIR = Path(__file__).resolve().parents[1] / "conformance"
+
+
+def won_round_given_state() -> dict[str, Any]:
+    """A seeded deal and a move log to a won round, as the scoring vectors reach it."""
+    data = json.loads((VECTOR_DIR / "scoring_round.json").read_text(encoding="utf-8"))
+    case = next(c for c in data["cases"] if c["name"] == "score-round-state-won")
+    given: dict[str, Any] = case["given_state"]
+    return given
+
+
+def test_given_state_goes_into_round_state_for_scoreround(grpc_server, tmp_path):
+    """ScoreRoundRequest has no `state`: the replayed state goes into `round.state`."""
+    won = won_round_given_state()
+    scored = {"response": {"roundValue": 2, "nextRound": 2}}
+    write_vectors(
+        tmp_path,
+        "scoring.json",
+        [
+            game_case("scored-from-the-state", won, {"round": {}}, scored),
+            # The state replaces the result (the other member of RoundInput's oneof).
+            game_case(
+                "state-replaces-a-result", won, {"round": {"result": {"drawn": True}}}, scored
+            ),
+            # Not at `round` (which would be a missing round) but at `round.state`.
+            game_case(
+                "unfinished-state-refused",
+                {"deal": GAME_DEAL, "moves": []},
+                {"round": {}},
+                {"error": {"code": "INVALID_ARGUMENT", "field": "round.state"}},
+            ),
+            # Deliberately wrong: the won round is worth 2.
+            game_case("won-round-said-four", won, {"round": {}}, {"response": {"roundValue": 4}}),
+        ],
+        **SCORING,
+    )
+    result = run("--server", grpc_server, "--dir", str(tmp_path))
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    for passing in (
+        "scored-from-the-state",
+        "state-replaces-a-result",
+        "unfinished-state-refused",
+    ):
+        assert f"PASS {passing}" in lines
+    assert "     - roundValue: expected 4, got 2" in lines
+    assert lines[-1] == "3 passed, 1 failed"
+
+
 def test_given_state_with_the_server_down_exit_3(tmp_path, closed_address):
     write_vectors(
         tmp_path,
@@ -324,6 +375,12 @@ def test_given_state_with_the_server_down_exit_3(tmp_path, closed_address):
             {},
             "given_state: okey.v1.CheckHandRequest has no state field",
             id="given-state-for-a-request-without-state",
+        ),
+        pytest.param(
+            [game_case("x", {"deal": GAME_DEAL}, {"rounds": []}, {"response": {}})],
+            {"service": "okey.v1.ScoringService", "method": "ScoreGame"},
+            "given_state: okey.v1.ScoreGameRequest has no state field",
+            id="given-state-for-a-list-of-rounds",
         ),
         pytest.param(
             [game_case("x", {"deal": GAME_DEAL, "movs": []}, {}, {"response": {}})],

@@ -209,3 +209,40 @@ def test_documented_case_keys_are_the_runners_and_the_node_runners():
     assert node_list is not None
     node = set(re.findall(r"'([a-z_]+)'", node_list.group(1)))
     assert documented == runner == node == {"name", "reason", "request", "expect", "given_state"}
+
+
+@pytest.mark.parametrize(
+    ("service", "method", "path"),
+    [
+        pytest.param("okey.v1.GameService", "ApplyMove", ("state",), id="applymove-state"),
+        pytest.param("okey.v1.GameService", "PlayerView", ("state",), id="playerview-state"),
+        pytest.param("okey.v1.GameService", "Replay", ("state",), id="replay-start-state"),
+        pytest.param(
+            "okey.v1.ScoringService", "ScoreRound", ("round", "state"), id="scoreround-round-state"
+        ),
+        # A list of rounds has no single place for one state.
+        pytest.param("okey.v1.ScoringService", "ScoreGame", None, id="scoregame-none"),
+        pytest.param("okey.v1.HandService", "CheckHand", None, id="checkhand-none"),
+    ],
+)
+def test_replayed_state_goes_into_the_requests_gamestate_field(
+    service: str, method: str, path: tuple[str, ...] | None
+):
+    """docs/conformance.md: the request's own GameState field, else one a level down."""
+    found = conformance.find_method(service, method)
+    assert conformance.state_path(found.request_type.DESCRIPTOR) == path
+
+
+def test_given_state_for_scoreround_loads_with_its_nested_place(tmp_path: Path):
+    given = {"deal": {"seed": "7", "playerCount": 4}, "moves": []}
+    data = vector_file([good_case("score") | {"request": {"round": {}}, "given_state": given}])
+    data.update(service="okey.v1.ScoringService", method="ScoreRound")
+    (case,) = conformance.load_file(write(tmp_path, "scoring.json", data))
+    assert case.given_state is not None
+    assert case.state_path == ("round", "state")
+    # ScoreGame has none: the file breaks the format, naming the request type.
+    data.update(method="ScoreGame")
+    data["cases"][0]["request"] = {"rounds": []}
+    path = write(tmp_path, "scoring.json", data)
+    with pytest.raises(conformance.VectorError, match="ScoreGameRequest has no state field"):
+        conformance.load_file(path)

@@ -1,6 +1,6 @@
 """Every conformance vector in tests/conformance against this project's own server (issue 4):
-HandService, DealService and GameService, GameService cases reaching their state through
-`given_state` (docs/conformance.md)."""
+HandService, DealService, GameService and ScoringService, GameService and ScoreRound cases
+reaching their state through `given_state` (docs/conformance.md)."""
 
 from __future__ import annotations
 
@@ -51,3 +51,18 @@ def test_the_vectors_cover_every_gameservice_method_through_given_state():
         game = [c for c in cases if c.method.path == f"/okey.v1.GameService/{method}"]
         assert game, f"no GameService/{method} vectors in {VECTOR_DIR}"
         assert any(c.given_state is not None for c in game), method
+
+
+def test_the_vectors_cover_scoringservice_scoring_finished_states_through_given_state():
+    """ScoreRound and ScoreGame vectors are there; ScoreRound scores finished states too."""
+    cases = conformance.load_dir(VECTOR_DIR)
+    for method in ("ScoreRound", "ScoreGame"):
+        scoring = [c for c in cases if c.method.path == f"/okey.v1.ScoringService/{method}"]
+        assert scoring, f"no ScoringService/{method} vectors in {VECTOR_DIR}"
+    from_states = [
+        c
+        for c in cases
+        if c.method.path == "/okey.v1.ScoringService/ScoreRound" and c.given_state is not None
+    ]
+    assert from_states
+    assert {c.state_path for c in from_states} == {("round", "state")}

@@ -2,7 +2,8 @@
 // a server: each case's request goes through OkeyClient.call, and the answer
 // must contain the expected response as a subset (or fail as expected). A
 // case with `given_state` first replays it through GameService/Replay and
-// sends the resulting state as its request's `state`.
+// sends the resulting state in its request's GameState field (`state`, or
+// `round.state` in a ScoreRoundRequest).
 
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 
 import { CODE_NAMES, OkeyError } from './errors.js';
-import { isTimestampType, jsonName, parseTimestamp } from './json.js';
+import { isTimestampType, jsonName, parseTimestamp, realOneof } from './json.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -26,6 +27,63 @@ export const CASE_KEYS = Object.freeze(['name', 'reason', 'request', 'expect', '
 /** The service and method that turn a case's `given_state` into a state. */
 const REPLAY_SERVICE = 'okey.v1.GameService';
 const REPLAY_METHOD = 'Replay';
+/** The message a replayed state is. */
+const STATE_TYPE = 'okey.v1.GameState';
+
+/** @param {protobuf.Field} field */
+function isStateField(field) {
+  return !field.repeated && !field.map && field.resolvedType instanceof protobuf.Type &&
+    field.resolvedType.fullName === `.${STATE_TYPE}`;
+}
+
+/** @param {protobuf.Type} type @returns {protobuf.Field[]} fields in number order */
+function byNumber(type) {
+  return [...type.fieldsArray].sort((a, b) => a.id - b.id);
+}
+
+/**
+ * Where a replayed state goes in a request of `type`: the request's own
+ * GameState field (GameService requests: `state`), else one a level down in
+ * a singular message field (ScoreRoundRequest: `round.state`, a member of
+ * RoundInput's oneof); fields in number order, the first found wins. Null
+ * when there is none: a list of rounds (ScoreGameRequest) has no single place
+ * for one state. The same rule as the Python runner (docs/conformance.md).
+ * @param {protobuf.Type} type
+ * @returns {protobuf.Field[] | null} the fields from the request down
+ */
+function statePath(type) {
+  const fields = byNumber(type);
+  const direct = fields.find(isStateField);
+  if (direct) return [direct];
+  for (const outer of fields) {
+    if (outer.repeated || outer.map || !(outer.resolvedType instanceof protobuf.Type)) continue;
+    const inner = byNumber(outer.resolvedType).find(isStateField);
+    if (inner) return [outer, inner];
+  }
+  return null;
+}
+
+/**
+ * `object` (proto3 JSON of a message) with `value` set at `path`, replacing
+ * the field under either spelling and, in a oneof, every other member (as
+ * setting a oneof member does), copying each object on the way down.
+ * @param {Record<string, unknown>} object
+ * @param {protobuf.Field[]} path
+ * @param {unknown} value
+ * @returns {Record<string, unknown>}
+ */
+function withFieldAt(object, path, value) {
+  const [field, ...rest] = path;
+  const out = { ...object };
+  const existing = out[jsonName(field)] ?? out[field.name];
+  const oneof = realOneof(field);
+  for (const other of oneof ? oneof.fieldsArray : [field]) {
+    delete out[other.name];
+    delete out[jsonName(other)];
+  }
+  out[jsonName(field)] = rest.length === 0 ? value : withFieldAt(isObject(existing) ? existing : {}, rest, value);
+  return out;
+}
 
 /**
  * Where `expected` is not a subset of `actual` (both proto3 JSON of `type`).
@@ -241,7 +299,8 @@ export function fieldMatches(expected, actual) {
 
 /**
  * One case. `given_state`, when present, is a ReplayRequest in proto3 JSON:
- * the state Replay answers becomes the request's `state`.
+ * the state Replay answers goes into the request's GameState field
+ * (statePath: `state`, or `round.state`).
  * @typedef {object} VectorCase
  * @property {string} name
  * @property {string} reason
@@ -311,11 +370,12 @@ export async function runCase(client, vectors, testCase) {
   const { expect } = testCase;
   let request = testCase.request;
   if (testCase.given_state !== undefined) {
-    const state = await givenState(client, info.requestType, testCase.given_state, result.problems);
-    if (state === undefined) return result;
-    // The replayed state replaces any `state` the request names, under
-    // either spelling of the field (they are the same here: "state").
-    request = { ...request, state };
+    const at = statePath(info.requestType);
+    const state = await givenState(client, info.requestType, at, testCase.given_state, result.problems);
+    if (state === undefined || at === null) return result;
+    // The replayed state replaces any state the request names (and, in a
+    // oneof such as RoundInput.round, the other member: `result`).
+    request = withFieldAt(request, at, state);
   }
   try {
     const response = await client.call(vectors.service, vectors.method, request);
@@ -348,20 +408,21 @@ export async function runCase(client, vectors, testCase) {
 /**
  * Plays a case's `given_state` (a ReplayRequest in proto3 JSON) through
  * GameService/Replay and returns the state it answers, or undefined after
- * pushing a problem line when it cannot: no state field in the request, a
- * failed call, or a move log Replay judges illegal.
+ * pushing a problem line when it cannot: no GameState field in the request
+ * (statePath), a failed call, or a move log Replay judges illegal.
  * @param {import('./client.js').OkeyClient} client
  * @param {protobuf.Type} requestType the case's request message
+ * @param {protobuf.Field[] | null} at where the state goes (statePath)
  * @param {unknown} given
  * @param {string[]} problems
  * @returns {Promise<Record<string, unknown> | undefined>}
  */
-async function givenState(client, requestType, given, problems) {
+async function givenState(client, requestType, at, given, problems) {
   if (!isObject(given)) {
     problems.push(`given_state: expected a ReplayRequest object, got ${show(given)}`);
     return undefined;
   }
-  if (!requestType.fields.state) {
+  if (at === null) {
     problems.push(`given_state: ${requestType.fullName.slice(1)} has no state field to put the replayed state in`);
     return undefined;
   }

@@ -1,5 +1,5 @@
 // Runs the conformance vectors of tests/conformance (CheckHand, Deal,
-// GameService and any other unary request/expect file) through OkeyClient
+// GameService, ScoringService and any other unary request/expect file) through OkeyClient
 // against a live server, and the example script against the same server.
 
 import assert from 'node:assert/strict';
@@ -48,6 +48,15 @@ describe('conformance vectors against a live server', { skip }, () => {
       assert.ok(game.some((f) => f.cases.length > 0), `no GameService/${method} vector file in tests/conformance`);
       assert.ok(game.some((f) => f.cases.some((c) => c.given_state !== undefined)), `no ${method} case carries given_state`);
     }
+  });
+
+  test('tests/conformance holds ScoringService vectors, ScoreRound scoring finished states through given_state', () => {
+    for (const method of ['ScoreRound', 'ScoreGame']) {
+      const scoring = files.filter((f) => f.service === 'okey.v1.ScoringService' && f.method === method);
+      assert.ok(scoring.some((f) => f.cases.length > 0), `no ScoringService/${method} vector file in tests/conformance`);
+    }
+    const rounds = files.filter((f) => f.service === 'okey.v1.ScoringService' && f.method === 'ScoreRound');
+    assert.ok(rounds.some((f) => f.cases.some((c) => c.given_state !== undefined)), 'no ScoreRound case carries given_state');
   });
 
   for (const vectors of files) {

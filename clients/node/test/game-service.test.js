@@ -1,7 +1,8 @@
 // GameService through OkeyClient and the conformance runner, against an
 // in-process grpc-js server built from the same protos: timestamps cross the
 // wire as google.protobuf.Timestamp and come back as RFC 3339 strings, and a
-// case's `given_state` is replayed into its request's `state`.
+// case's `given_state` is replayed into its request's `state` (or, for
+// ScoringService/ScoreRound, into `round.state`).
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -71,6 +72,16 @@ before(async () => {
       received.push(['PlayerView', call.request]);
       const seconds = call.request.seat === 3 ? '253402300800' : '1796148000'; // seat 3: past year 9999
       callback(null, { seat: call.request.seat, turn_deadline: { seconds, nanos: 250_000_000 } });
+    },
+  });
+  server.addService(contract.definition['okey.v1.ScoringService'], {
+    ScoreRound(call, callback) {
+      received.push(['ScoreRound', call.request]);
+      callback(null, { round_value: 2, next_round: call.request.round?.state?.move_number ?? 0 });
+    },
+    ScoreGame(call, callback) {
+      received.push(['ScoreGame', call.request]);
+      callback(null, {});
     },
   });
   const port = await new Promise((resolve, reject) => {
@@ -198,6 +209,30 @@ describe('conformance cases with given_state', () => {
     const hand = { ...vectors, service: 'okey.v1.HandService', method: 'CheckHand' };
     const result = await runCase(client, hand, applyCase({ request: { handNotation: 'R1' } }));
     assert.deepEqual(result.problems, ['given_state: okey.v1.CheckHandRequest has no state field to put the replayed state in']);
+  });
+
+  test('ScoreRound: the replayed state goes into round.state and replaces a result given there', async () => {
+    received = [];
+    const scoring = { ...vectors, service: 'okey.v1.ScoringService', method: 'ScoreRound' };
+    const testCase = applyCase({
+      request: { round: { result: { drawn: true } }, table: { scores: [20, 20, 20, 20] } },
+      expect: { response: { roundValue: 2, nextRound: 1 } },
+    });
+    const result = await runCase(client, scoring, testCase);
+    assert.deepEqual(result.problems, []);
+    assert.deepEqual(received.map(([m]) => m), ['Replay', 'ScoreRound']);
+    const sent = received[1][1];
+    assert.equal(sent.round.state.deal_id, 'deal-table-7');
+    assert.equal(sent.round.result, undefined, 'the oneof holds the state, not the result');
+    assert.deepEqual(sent.table.scores, [20, 20, 20, 20], 'the rest of the request is sent as written');
+  });
+
+  test('ScoreGame has no single place for a state (rounds is a list): given_state fails the case', async () => {
+    received = [];
+    const scoring = { ...vectors, service: 'okey.v1.ScoringService', method: 'ScoreGame' };
+    const result = await runCase(client, scoring, applyCase({ request: { rounds: [] } }));
+    assert.deepEqual(result.problems, ['given_state: okey.v1.ScoreGameRequest has no state field to put the replayed state in']);
+    assert.deepEqual(received, []);
   });
 
   test('an unknown case key fails the case, so a misspelt given_state is not ignored', async () => {

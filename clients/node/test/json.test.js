@@ -99,9 +99,12 @@ test('responses fill defaults for fields without presence, not for messages or o
   assert.deepEqual(json.winningDiscards, [], 'a list of messages has no presence: unset, it is empty');
   assert.equal(json.summary, '');
   assert.ok(!('arrangement' in json), 'an unset message stays absent');
+  // Ruleset's enums (game, scoring_mode, colour_double) have no presence; its
+  // other options are proto3 optional.
+  const enums = { game: 'GAME_UNSPECIFIED', scoringMode: 'SCORING_MODE_UNSPECIFIED', colourDouble: 'COLOUR_DOUBLE_UNSPECIFIED' };
   const ruleset = toJson(Ruleset, {});
-  assert.deepEqual(ruleset, { game: 'GAME_UNSPECIFIED' }, 'proto3 optional fields stay absent when unset');
-  assert.deepEqual(toJson(Ruleset, { kafa: false }), { game: 'GAME_UNSPECIFIED', kafa: false });
+  assert.deepEqual(ruleset, enums, 'proto3 optional fields stay absent when unset');
+  assert.deepEqual(toJson(Ruleset, { kafa: false }), { ...enums, kafa: false });
 });
 
 test('unknown fields, wrong types and unknown enum names are refused before any call', () => {

@@ -4,8 +4,9 @@ Generic over service and method: a vector file names both, and the method is
 looked up in the descriptor pool of the generated okey.v1 modules, so vectors
 for a new RPC need no change here. A case with `given_state` (a ReplayRequest)
 first plays it through GameService/Replay and sends the state Replay answers
-as its request's `state`: a signed state cannot be written into a vector, only
-the way to reach it.
+in its request's GameState field (`state`, or `round.state` in a
+ScoreRoundRequest): a signed state cannot be written into a vector, only the
+way to reach it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 
 import grpc
 from google.protobuf import descriptor_pool, json_format, message_factory
-from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from okey_cli import rpc
@@ -93,8 +94,10 @@ class Case:
     method: Method
     request: Message
     expect: dict[str, Any]
-    # A ReplayRequest whose answer's state goes into `request.state` before the call.
+    # A ReplayRequest whose answer's state goes into the request before the call, at
+    # `state_path` (field names from the request down: ("state",) or ("round", "state")).
     given_state: Message | None = None
+    state_path: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -226,28 +229,71 @@ def load_file(path: Path) -> list[Case]:
         except json_format.ParseError as error:
             raise VectorError(f"{at}: request: {error}") from None
         _check_expect(raw["expect"], method, at)
-        given = _given_state(raw["given_state"], method, at) if "given_state" in raw else None
+        given: Message | None = None
+        state_at: tuple[str, ...] = ()
+        if "given_state" in raw:
+            given, state_at = _given_state(raw["given_state"], method, at)
         cases.append(
-            Case(path, data["suite"], name, raw["reason"], method, request, raw["expect"], given)
+            Case(
+                path,
+                data["suite"],
+                name,
+                raw["reason"],
+                method,
+                request,
+                raw["expect"],
+                given,
+                state_at,
+            )
         )
     return cases
 
 
-def _given_state(given: Any, method: Method, where: str) -> Message:
-    """A case's `given_state` as a ReplayRequest, for a method whose request takes a state."""
-    state_field = method.request_type.DESCRIPTOR.fields_by_name.get(STATE_FIELD)
+def _is_state(fd: FieldDescriptor) -> bool:
+    return (
+        fd.message_type is not None
+        and fd.message_type.full_name == STATE_TYPE
+        and not _is_repeated(fd)
+    )
+
+
+def state_path(request: Descriptor) -> tuple[str, ...] | None:
+    """Where a replayed state goes in a request (a message descriptor), as field names.
+
+    The request's own GameState field (GameService requests: `state`), else one
+    a level down, in a singular message field of the request (ScoreRoundRequest:
+    `round.state`, a member of RoundInput's oneof); fields in number order, the
+    first found wins. None when there is none: a list of rounds (ScoreGameRequest)
+    has no single place for one state.
+    """
+    by_number = sorted(request.fields, key=lambda fd: fd.number)
+    direct = next((fd for fd in by_number if _is_state(fd)), None)
+    if direct is not None:
+        return (direct.name,)
+    for outer in by_number:
+        if outer.message_type is None or _is_repeated(outer) or _is_map(outer):
+            continue
+        inner = sorted(outer.message_type.fields, key=lambda fd: fd.number)
+        found = next((fd for fd in inner if _is_state(fd)), None)
+        if found is not None:
+            return (outer.name, found.name)
+    return None
+
+
+def _given_state(given: Any, method: Method, where: str) -> tuple[Message, tuple[str, ...]]:
+    """A case's `given_state` as a ReplayRequest, and where its state goes in the request."""
+    path = state_path(method.request_type.DESCRIPTOR)
     _require(
-        state_field is not None
-        and state_field.message_type is not None
-        and state_field.message_type.full_name == STATE_TYPE,
+        path is not None,
         where,
         f"given_state: {method.request_type.DESCRIPTOR.full_name} has no {STATE_FIELD} field"
         " to put the replayed state in",
     )
+    assert path is not None
     _require(isinstance(given, dict), where, "given_state must be a ReplayRequest object")
     replay = find_method(REPLAY_SERVICE, REPLAY_METHOD)
     try:
-        return json_format.ParseDict(given, replay.request_type())
+        return json_format.ParseDict(given, replay.request_type()), path
     except json_format.ParseError as error:
         raise VectorError(f"{where}: given_state: {error}") from None
 
@@ -535,10 +581,14 @@ class Runner:
             state = self._given_state(case, problems)
             if state is None:
                 return CaseResult(case, problems)
-            # The replayed state replaces any state the request names.
+            # The replayed state replaces any state the request names; in a oneof
+            # (RoundInput.round) setting it also clears the other member (`result`).
             request = type(case.request)()
             request.CopyFrom(case.request)
-            getattr(request, STATE_FIELD).CopyFrom(state)
+            target = request
+            for name in case.state_path[:-1]:
+                target = getattr(target, name)
+            getattr(target, case.state_path[-1]).CopyFrom(state)
         try:
             response = call(request, timeout=self.timeout, metadata=self._metadata(case))
         except grpc.RpcError as error:
