@@ -471,3 +471,43 @@ def _discard(state: State101, move: Move101) -> Result101:
     after = replace(after, turn=next_seat, phase=Phase101.DRAW, turn_start=after.move_number)
     return Result101(True, after, tuple(events))
 
+
+
+def legal_moves_101(state: State101, seat: int) -> list[Move101]:
+    """Every legal move of `seat` now, except openings and new melds (any valid groups of
+    the rack: too many to list; HandService.BestOpening finds the best opening)."""
+    if not 0 <= seat < state.player_count:
+        raise InvalidInputError(
+            "seat", f"seat {seat} does not exist: seats are 0-{state.player_count - 1}"
+        )
+    if state.phase is Phase101.ROUND_OVER or seat != state.turn:
+        return []
+    rack = state.seats[seat].rack
+    candidates: list[Move101] = []
+    if state.phase is Phase101.DRAW:
+        candidates += [Move101(Move101Kind.DRAW_FROM_WALL, seat),
+                       Move101(Move101Kind.TAKE_DISCARD, seat)]
+    else:
+        if state.phase is Phase101.PLAY:
+            candidates += [Move101(Move101Kind.TAKE_BACK, seat),
+                           Move101(Move101Kind.RETURN_DISCARD, seat)]
+            candidates += [Move101(Move101Kind.LAY_OFF, seat, code, meld=index)
+                           for code in rack for index in range(len(state.table))]
+        candidates += [Move101(Move101Kind.DISCARD, seat, code) for code in rack]
+    return [move for move in candidates if apply_move_101(state, move).legal]
+
+
+def replay_101(
+    state: State101, log: Sequence[Move101], field: str = "moves"
+) -> tuple[bool, State101, int, tuple[Event101, ...], Illegal101 | None, str]:
+    """Applies a move log until the first illegal move: (legal, state, applied, events,
+    reason, message)."""
+    events: list[Event101] = []
+    for index, move in enumerate(log):
+        check_move_101(state, move, f"{field}[{index}].move")
+        result = apply_move_101(state, move)
+        if not result.legal or result.state is None:
+            return False, state, index, tuple(events), result.reason, result.message
+        state = result.state
+        events += result.events
+    return True, state, len(log), tuple(events), None, ""

@@ -12,6 +12,7 @@ from okey_rules.deal_types import (
     rack_notation,
 )
 from okey_rules.errors import InvalidInputError
+from okey_rules.game101_types import State101
 from okey_rules.game_types import GameState
 from okey_rules.tiles import TILE_OF_CODE
 
@@ -60,7 +61,7 @@ def _fill_formal(target: deal_pb2.FormalDeal, formal: FormalProcedure) -> None:
         )
 
 
-def deal_to_proto(dealt: Deal, key: bytes, state: GameState, committed: bool = False
+def deal_to_proto(dealt: Deal, key: bytes, state: GameState | State101, committed: bool = False
                   ) -> deal_pb2.DealResponse:
     """The Deal answer with its signed opening `state`; a committed deal's seed stays out of it."""
     response = deal_pb2.DealResponse(

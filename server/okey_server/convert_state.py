@@ -9,11 +9,13 @@ from __future__ import annotations
 from okey.v1 import hand_pb2, ruleset_pb2, state_pb2
 from okey_rules.bounded_cache import BoundedCache
 from okey_rules.errors import InvalidInputError
+from okey_rules.game101_types import State101
 from okey_rules.game_types import GameState, Outcome, Phase, SeatState
 from okey_rules.hand import check_hand
-from okey_rules.ruleset import Ruleset
+from okey_rules.ruleset import Game, Ruleset
 from okey_rules.tiles import TILE_OF_CODE
 
+from okey_server.convert_game101 import fill_state_101, state_101_from_proto
 from okey_server.convert_hand import WIN_KIND_TO_PROTO, arrangement_bytes
 from okey_server.convert_ruleset import ruleset_from_proto, ruleset_to_proto
 from okey_server.convert_tile import fill_tile, tile_from_proto, tile_messages
@@ -107,8 +109,13 @@ def _piles_wire(state: GameState) -> bytes:
     return b"".join(parts)
 
 
-def state_to_proto(state: GameState, key: bytes) -> state_pb2.GameState:
-    """The state as the opaque, signed message clients carry."""
+def state_to_proto(state: GameState | State101, key: bytes) -> state_pb2.GameState:
+    """The state (classic or Okey 101) as the opaque, signed message clients carry."""
+    if isinstance(state, State101):
+        message = state_pb2.GameState(ruleset=ruleset_proto_cached(state.rules))
+        fill_state_101(message, state)
+        sign_state(message, key)
+        return message
     message = state_pb2.GameState(
         ruleset=ruleset_proto_cached(state.rules),  # copied into the new message
         player_count=state.player_count,
@@ -133,7 +140,21 @@ def state_to_proto(state: GameState, key: bytes) -> state_pb2.GameState:
 
 
 def state_from_proto(message: state_pb2.GameState, key: bytes, field: str = "state") -> GameState:
-    """The state a client passed back; INVALID_ARGUMENT on `field` unless the server issued it."""
+    """A classic round's state a client passed back; INVALID_ARGUMENT on `field` unless the
+    server issued it, and on its game for an Okey 101 state."""
+    state = any_state_from_proto(message, key, field)
+    if isinstance(state, State101):
+        raise InvalidInputError(
+            f"{field}.ruleset.game", "an Okey 101 round's state is not accepted here yet"
+        )
+    return state
+
+
+def any_state_from_proto(
+    message: state_pb2.GameState, key: bytes, field: str = "state"
+) -> GameState | State101:
+    """The state (classic or Okey 101) a client passed back; INVALID_ARGUMENT on `field`
+    unless the server issued it."""
     if not message.mac:
         # Sizing the message is only needed to tell a missing state from an unsigned one.
         if not message.ByteSize():
@@ -149,6 +170,9 @@ def state_from_proto(message: state_pb2.GameState, key: bytes, field: str = "sta
             "the state's MAC does not match: it was changed after the server issued it,"
             " or issued under another signing key",
         )
+    rules = _state_ruleset(message.ruleset, field)
+    if rules.game is Game.OKEY_101:
+        return state_101_from_proto(message, rules, field)
     phase = PHASE_TO_DOMAIN.get(message.phase)
     if phase is None:  # only a server of another version could have signed this
         raise InvalidInputError(f"{field}.phase", f"unknown phase value {message.phase}")
@@ -156,7 +180,7 @@ def state_from_proto(message: state_pb2.GameState, key: bytes, field: str = "sta
     if message.HasField("outcome"):
         outcome = _outcome_from_proto(message.outcome, f"{field}.outcome")
     return GameState(
-        rules=_state_ruleset(message.ruleset, field),
+        rules=rules,
         player_count=message.player_count,
         dealer=message.dealer_seat,
         first_seat=message.first_seat,

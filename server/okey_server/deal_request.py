@@ -16,7 +16,10 @@ from okey_rules.deal_fairness import (
 from okey_rules.deal_types import Deal
 from okey_rules.errors import InvalidInputError
 from okey_rules.game import start_round
+from okey_rules.game101 import start_round_101
+from okey_rules.game101_types import State101
 from okey_rules.game_types import GameState
+from okey_rules.ruleset import Game
 
 from okey_server.convert_deal import method_from_proto
 from okey_server.convert_ruleset import ruleset_from_proto
@@ -37,7 +40,7 @@ class DealtRound(NamedTuple):
     deal: Deal
     deal_id: str
     committed: bool  # the seed stays secret until RevealSeed
-    state: GameState  # bound to the deal id and the round
+    state: GameState | State101  # bound to the deal id and the round
     seed: str
     client_seeds: tuple[str, ...]
 
@@ -91,10 +94,15 @@ def deal_for_request(request: deal_pb2.DealRequest, key: bytes) -> DealtRound:
     if not committed:
         # From the seed the shuffle ran on, so client seeds give the deal another id.
         deal_id = seeded_deal_id(dealt.seed)
-    state = start_round(
-        dealt,
-        deal_id=deal_id,
-        round_number=request.round or 1,
-        now_ms=timestamp_ms(request.now) if request.HasField("now") else None,
-    )
+    state: GameState | State101
+    if rules.game is Game.OKEY_101:
+        # Okey 101 rounds are not timed: the caller's clock is not used.
+        state = start_round_101(dealt, deal_id=deal_id, round_number=request.round or 1)
+    else:
+        state = start_round(
+            dealt,
+            deal_id=deal_id,
+            round_number=request.round or 1,
+            now_ms=timestamp_ms(request.now) if request.HasField("now") else None,
+        )
     return DealtRound(dealt, deal_id, committed, state, seed, client_seeds)

@@ -6,11 +6,10 @@ import grpc
 from okey.v1 import deal_pb2, deal_pb2_grpc
 from okey_rules.deal_fairness import check_deal_id, commitment_for, derive_seed
 from okey_rules.errors import InvalidInputError
-from okey_rules.game_types import Phase
 
 from okey_server.config import Config
 from okey_server.convert_deal import deal_to_proto
-from okey_server.convert_state import state_from_proto
+from okey_server.convert_state import any_state_from_proto
 from okey_server.deal_request import deal_for_request, new_deal_id
 
 
@@ -45,12 +44,12 @@ class DealServicer(deal_pb2_grpc.DealServiceServicer):
     ) -> deal_pb2.RevealSeedResponse:
         deal_id = check_deal_id(request.deal_id)
         # Only once the round is over: a seed known during play would show every rack.
-        state = state_from_proto(request.state, self._key)
+        state = any_state_from_proto(request.state, self._key)
         if state.deal_id != deal_id:
             raise InvalidInputError(
                 "state", "this state belongs to another deal: pass the finished state of deal_id"
             )
-        if state.phase is not Phase.ROUND_OVER:
+        if state.outcome is None:
             raise InvalidInputError(
                 "state",
                 "the round is not over yet: the seed is revealed with the round's finished state",

@@ -10,6 +10,8 @@ import grpc
 from okey.v1 import deal_pb2, game_pb2, game_pb2_grpc
 from okey_rules.errors import InvalidInputError
 from okey_rules.game import apply_move, check_playable, legal_moves, replay
+from okey_rules.game101 import apply_move_101, legal_moves_101, replay_101
+from okey_rules.game101_types import State101
 from okey_rules.game_types import GameState
 from okey_rules.game_view import player_view
 
@@ -22,12 +24,22 @@ from okey_server.convert_game import (
     move_to_proto,
     view_to_proto,
 )
-from okey_server.convert_state import state_from_proto, state_to_proto
+from okey_server.convert_game101 import (
+    REASON_TO_PROTO as REASON_101_TO_PROTO,
+)
+from okey_server.convert_game101 import (
+    fill_events_101,
+    move_101_from_proto,
+    move_101_to_proto,
+    view_101_to_proto,
+)
+from okey_server.convert_state import any_state_from_proto, state_to_proto
 from okey_server.deal_request import deal_for_request
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
-    """Thin: translation only; every rule of play is in okey_rules.game."""
+    """Thin: translation only; every rule of play is in okey_rules.game (classic) and
+    okey_rules.game101 (Okey 101): the state's ruleset says which game it is."""
 
     def __init__(self, config: Config) -> None:
         self._key = config.signing_key
@@ -35,7 +47,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     async def ApplyMove(  # noqa: N802 (the RPC's name)
         self, request: game_pb2.ApplyMoveRequest, _context: grpc.aio.ServicerContext
     ) -> game_pb2.ApplyMoveResponse:
-        state = state_from_proto(request.state, self._key)
+        state = any_state_from_proto(request.state, self._key)
+        if isinstance(state, State101):
+            return self._apply_101(state, request)
         move = move_from_proto(request.move, "move")
         result = apply_move(state, move, clock_ms(request))
         if not result.legal or result.state is None:
@@ -53,20 +67,27 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     async def LegalMoves(  # noqa: N802 (the RPC's name)
         self, request: game_pb2.LegalMovesRequest, _context: grpc.aio.ServicerContext
     ) -> game_pb2.LegalMovesResponse:
-        state = state_from_proto(request.state, self._key)
+        state = any_state_from_proto(request.state, self._key)
+        if isinstance(state, State101):
+            moves_101 = legal_moves_101(state, request.seat)
+            return game_pb2.LegalMovesResponse(moves=[move_101_to_proto(m) for m in moves_101])
         moves = legal_moves(state, request.seat, clock_ms(request))
         return game_pb2.LegalMovesResponse(moves=[move_to_proto(move) for move in moves])
 
     async def PlayerView(  # noqa: N802 (the RPC's name)
         self, request: game_pb2.PlayerViewRequest, _context: grpc.aio.ServicerContext
     ) -> game_pb2.PlayerViewResponse:
-        state = state_from_proto(request.state, self._key)
+        state = any_state_from_proto(request.state, self._key)
+        if isinstance(state, State101):
+            return view_101_to_proto(state, request.seat)
         return view_to_proto(player_view(state, request.seat), state)
 
     async def Replay(  # noqa: N802 (the RPC's name)
         self, request: game_pb2.ReplayRequest, _context: grpc.aio.ServicerContext
     ) -> game_pb2.ReplayResponse:
         state = self._replay_start(request)
+        if isinstance(state, State101):
+            return self._replay_101(state, request)
         log = [
             (move_from_proto(entry.move, f"moves[{index}].move"), clock_ms(entry))
             for index, entry in enumerate(request.moves)
@@ -84,21 +105,54 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         fill_events(answer.events, result.events, result.state)
         return answer
 
-    def _replay_start(self, request: game_pb2.ReplayRequest) -> GameState:
+    def _apply_101(
+        self, state: State101, request: game_pb2.ApplyMoveRequest
+    ) -> game_pb2.ApplyMoveResponse:
+        result = apply_move_101(state, move_101_from_proto(request.move, "move"))
+        if not result.legal or result.state is None:
+            return game_pb2.ApplyMoveResponse(
+                legal=False,
+                reason=REASON_101_TO_PROTO[result.reason] if result.reason else 0,  # type: ignore[arg-type]
+                message=result.message,
+            )
+        answer = game_pb2.ApplyMoveResponse(legal=True)
+        answer.state.CopyFrom(state_to_proto(result.state, self._key))
+        fill_events_101(answer.events, result.events)
+        return answer
+
+    def _replay_101(
+        self, state: State101, request: game_pb2.ReplayRequest
+    ) -> game_pb2.ReplayResponse:
+        log = [
+            move_101_from_proto(entry.move, f"moves[{index}].move")
+            for index, entry in enumerate(request.moves)
+        ]
+        legal, final, applied, events, reason, message = replay_101(state, log)
+        answer = game_pb2.ReplayResponse(legal=legal, moves_applied=applied)
+        answer.state.CopyFrom(state_to_proto(final, self._key))
+        if not legal:
+            answer.illegal_index = applied
+            answer.reason = REASON_101_TO_PROTO[reason] if reason else 0  # type: ignore[assignment]
+            answer.message = message
+        fill_events_101(answer.events, events)
+        return answer
+
+    def _replay_start(self, request: game_pb2.ReplayRequest) -> GameState | State101:
         start = request.WhichOneof("start")
         if start == "state":
-            state = state_from_proto(request.state, self._key)
+            state = any_state_from_proto(request.state, self._key)
         elif start == "deal":
             state = _redealt(request.deal, self._key)
         else:
             raise InvalidInputError(
                 "start", "a replay starts from a deal request (with its seed) or from a state"
             )
-        check_playable(state, start)
+        if isinstance(state, GameState):
+            check_playable(state, start)
         return state
 
 
-def _redealt(request: deal_pb2.DealRequest, key: bytes) -> GameState:
+def _redealt(request: deal_pb2.DealRequest, key: bytes) -> GameState | State101:
     """The opening state of a seeded deal, dealt again; errors name ``deal.<field>``."""
     if request.deal_id or request.commit:
         field = "deal.deal_id" if request.deal_id else "deal.commit"

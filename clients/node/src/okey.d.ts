@@ -33,7 +33,10 @@ export interface ApplyMoveResponse {
   message: string;
 }
 
-/** A winning split of 14 tiles. */
+/**
+ * Melds made of a hand's tiles: a winning split of 14 tiles, or the melds
+ * or pairs of an Okey 101 opening.
+ */
 export interface Arrangement {
   /** Melds in canonical order (by the first tile each stands for). */
   melds: Meld[];
@@ -42,6 +45,132 @@ export interface Arrangement {
    * written as "OK=R5" (okey standing for R5), e.g. "R1 R2 R3 | K7 Y7 OK=B7".
    */
   notation: string;
+}
+
+/**
+ * A request for the best Okey 101 opening of a rack: the rack (as tiles or
+ * as notation), the wild (the indicator or the okey, as a tile or as
+ * notation) and the rules.
+ */
+export type BestOpeningRequest = {
+  /**
+   * A named preset. Empty means "101", as does a ruleset whose `game` is
+   * unset; every preset other than "101" is classic Okey and is refused
+   * unless `ruleset.game` is GAME_OKEY_101. Fields set in `ruleset`
+   * override it.
+   */
+  preset: string;
+  /**
+   * Rule options; unset fields come from the preset. Those that matter
+   * here: `runs_13_to_1` (off in Okey 101: a run never passes 13),
+   * `wild_pairs` (the two okeys may pair with each other) and
+   * `indicator_drawable_last` (a rack may then hold both copies of the
+   * indicator's face).
+   */
+  ruleset?: Ruleset;
+}
+/**
+ * oneof hand_form (at most one of hand, handNotation):
+ * The rack: 1 to 22 tiles (21, the dealer 22; fewer to ask about what is
+ * left of a rack). Never more than two copies of a face, two false
+ * jokers, or (unless the ruleset lets the indicator be drawn) both copies
+ * of the indicator's face: one lies face up on the table. Exactly one
+ * form is required.
+ */
+& (
+  | {
+      /** The rack as tiles (copy indexes are ignored). */
+      hand: TileList;
+      handNotation?: never;
+    }
+  | {
+      hand?: never;
+      /**
+       * The rack in notation, tiles separated by spaces or commas, e.g.
+       * "R1 R2 R3 Y7 B7 K7 F ...". Case-insensitive.
+       */
+      handNotation: string;
+    }
+  | { hand?: never; handNotation?: never; }
+)
+/**
+ * oneof wild (at most one of indicator, okey, indicatorNotation, okeyNotation):
+ * The wild. Exactly one of the four is required.
+ */
+& (
+  | {
+      /** The face-up indicator; the okey is its colour with number + 1 (13 -> 1). */
+      indicator: Tile;
+      okey?: never;
+      indicatorNotation?: never;
+      okeyNotation?: never;
+    }
+  | {
+      indicator?: never;
+      /**
+       * The okey itself (the wild); the indicator is then its colour with
+       * number - 1 (1 -> 13).
+       */
+      okey: Tile;
+      indicatorNotation?: never;
+      okeyNotation?: never;
+    }
+  | {
+      indicator?: never;
+      okey?: never;
+      /** The indicator in notation, e.g. "R4". */
+      indicatorNotation: string;
+      okeyNotation?: never;
+    }
+  | {
+      indicator?: never;
+      okey?: never;
+      indicatorNotation?: never;
+      /** The okey in notation, e.g. "R5". */
+      okeyNotation: string;
+    }
+  | { indicator?: never; okey?: never; indicatorNotation?: never; okeyNotation?: never; }
+);
+
+/** The best Okey 101 opening of a rack, by melds and by pairs. */
+export interface BestOpeningResponse {
+  /**
+   * The sets and runs of highest value (MELD_KIND_SET and MELD_KIND_RUN
+   * melds, disjoint, in canonical order); each okey says what it stands for
+   * and each false joker plays as the okey's face. Where several openings
+   * are worth the most, the one with fewer okeys, then more tiles, then the
+   * one that differs first at a lower number (docs/okey101.md states the
+   * rule). Empty when the rack holds no meld.
+   */
+  arrangement?: Arrangement;
+  /**
+   * What the melds are worth: the sum of their tiles' numbers, an okey
+   * counting the number it stands for and a false joker the okey's number.
+   */
+  value: number;
+  /** True when `value` is at least 101: the rack can open with these melds. */
+  opens: boolean;
+  /** How many okeys the melds use (0-2). */
+  okeysUsed: number;
+  /**
+   * The tiles the melds leave on the rack, in tile order (R, Y, B, K by
+   * number, false jokers last), copies numbered after those laid.
+   */
+  unused: Tile[];
+  /** The most pairs the rack holds, the other way to open. */
+  pairs?: PairsOpening;
+  /**
+   * The indicator in force (derived from the okey when only the okey was
+   * given: okey R1 means indicator R13).
+   */
+  indicator?: Tile;
+  /** The okey (wild) in force. */
+  okey?: Tile;
+  /**
+   * A short human-readable summary, e.g. "opens with 104 points (4 melds);
+   * 3 pairs".
+   */
+  summary: string;
 }
 
 /**
@@ -360,12 +489,20 @@ export interface Event {
   fromSeat: number;
   /** True when `tile` may be seen only by `seat` (a tile drawn from the wall). */
   private: boolean;
-  /** ROUND_WON, ROUND_DRAWN: the outcome. */
+  /** ROUND_WON, ROUND_DRAWN, ROUND_VOID: the outcome. */
   outcome?: RoundOutcome;
+  /** Okey 101 (OPENED, LAID_MELD, TOOK_BACK): the tiles involved. */
+  tiles: Tile[];
+  /** Okey 101 (OPENED, LAID_MELD, LAID_OFF): the table meld's index. */
+  meld: number;
+  /** Okey 101 (PENALTY): which penalty. */
+  penalty: Penalty;
+  /** Okey 101 (PENALTY): its points. */
+  points: number;
 }
 
 /** What happened. */
-export type EventKind = 'EVENT_KIND_UNSPECIFIED' | 'EVENT_KIND_DREW_FROM_WALL' | 'EVENT_KIND_TOOK_DISCARD' | 'EVENT_KIND_DISCARDED' | 'EVENT_KIND_GOSTERME' | 'EVENT_KIND_TURN_TIMED_OUT' | 'EVENT_KIND_ROUND_WON' | 'EVENT_KIND_ROUND_DRAWN';
+export type EventKind = 'EVENT_KIND_UNSPECIFIED' | 'EVENT_KIND_DREW_FROM_WALL' | 'EVENT_KIND_TOOK_DISCARD' | 'EVENT_KIND_DISCARDED' | 'EVENT_KIND_GOSTERME' | 'EVENT_KIND_TURN_TIMED_OUT' | 'EVENT_KIND_ROUND_WON' | 'EVENT_KIND_ROUND_DRAWN' | 'EVENT_KIND_RETURNED_DISCARD' | 'EVENT_KIND_OPENED' | 'EVENT_KIND_LAID_MELD' | 'EVENT_KIND_LAID_OFF' | 'EVENT_KIND_TOOK_BACK' | 'EVENT_KIND_PENALTY' | 'EVENT_KIND_ROUND_VOID';
 export declare const EventKind: {
   readonly EVENT_KIND_UNSPECIFIED: 'EVENT_KIND_UNSPECIFIED';
   readonly EVENT_KIND_DREW_FROM_WALL: 'EVENT_KIND_DREW_FROM_WALL';
@@ -375,6 +512,13 @@ export declare const EventKind: {
   readonly EVENT_KIND_TURN_TIMED_OUT: 'EVENT_KIND_TURN_TIMED_OUT';
   readonly EVENT_KIND_ROUND_WON: 'EVENT_KIND_ROUND_WON';
   readonly EVENT_KIND_ROUND_DRAWN: 'EVENT_KIND_ROUND_DRAWN';
+  readonly EVENT_KIND_RETURNED_DISCARD: 'EVENT_KIND_RETURNED_DISCARD';
+  readonly EVENT_KIND_OPENED: 'EVENT_KIND_OPENED';
+  readonly EVENT_KIND_LAID_MELD: 'EVENT_KIND_LAID_MELD';
+  readonly EVENT_KIND_LAID_OFF: 'EVENT_KIND_LAID_OFF';
+  readonly EVENT_KIND_TOOK_BACK: 'EVENT_KIND_TOOK_BACK';
+  readonly EVENT_KIND_PENALTY: 'EVENT_KIND_PENALTY';
+  readonly EVENT_KIND_ROUND_VOID: 'EVENT_KIND_ROUND_VOID';
 };
 
 /** The procedure of a formal deal, step by step (docs/dealing.md). */
@@ -464,6 +608,14 @@ export interface GameState {
   outcome?: RoundOutcome;
   /** The seats that showed gösterme, in the order they showed it. */
   gostermeOrder: number[];
+  /** Okey 101: the melds on the table, by index. */
+  table: TableMeldState[];
+  /** Okey 101: the discard taken this turn as a packed code + 1 (0: none). */
+  taken: number;
+  /** Okey 101: this turn's laying moves, oldest first. */
+  laid: LayActionState[];
+  /** Okey 101: the move number the current turn began with. */
+  turnStart: number;
   /**
    * HMAC-SHA256 with the server's signing key over the bytes
    * "okey.v1.GameState\0" followed by the deterministic protobuf
@@ -484,7 +636,7 @@ export interface GostermeClaim {
 }
 
 /** Why a move is illegal. */
-export type IllegalReason = 'ILLEGAL_REASON_UNSPECIFIED' | 'ILLEGAL_REASON_ROUND_OVER' | 'ILLEGAL_REASON_NOT_YOUR_TURN' | 'ILLEGAL_REASON_MUST_DRAW_FIRST' | 'ILLEGAL_REASON_MUST_DISCARD_FIRST' | 'ILLEGAL_REASON_TILE_NOT_IN_RACK' | 'ILLEGAL_REASON_WALL_EMPTY' | 'ILLEGAL_REASON_WALL_NOT_EMPTY' | 'ILLEGAL_REASON_HAND_DOES_NOT_WIN' | 'ILLEGAL_REASON_GOSTERME_TOO_LATE' | 'ILLEGAL_REASON_GOSTERME_ALREADY_SHOWN' | 'ILLEGAL_REASON_GOSTERME_WITHOUT_TILE' | 'ILLEGAL_REASON_TURN_TIMED_OUT' | 'ILLEGAL_REASON_TURN_NOT_TIMED_OUT';
+export type IllegalReason = 'ILLEGAL_REASON_UNSPECIFIED' | 'ILLEGAL_REASON_ROUND_OVER' | 'ILLEGAL_REASON_NOT_YOUR_TURN' | 'ILLEGAL_REASON_MUST_DRAW_FIRST' | 'ILLEGAL_REASON_MUST_DISCARD_FIRST' | 'ILLEGAL_REASON_TILE_NOT_IN_RACK' | 'ILLEGAL_REASON_WALL_EMPTY' | 'ILLEGAL_REASON_WALL_NOT_EMPTY' | 'ILLEGAL_REASON_HAND_DOES_NOT_WIN' | 'ILLEGAL_REASON_GOSTERME_TOO_LATE' | 'ILLEGAL_REASON_GOSTERME_ALREADY_SHOWN' | 'ILLEGAL_REASON_GOSTERME_WITHOUT_TILE' | 'ILLEGAL_REASON_TURN_TIMED_OUT' | 'ILLEGAL_REASON_TURN_NOT_TIMED_OUT' | 'ILLEGAL_REASON_NOT_OPENED' | 'ILLEGAL_REASON_ALREADY_OPENED' | 'ILLEGAL_REASON_INVALID_MELD' | 'ILLEGAL_REASON_TAKEN_DISCARD_NOT_USED' | 'ILLEGAL_REASON_NO_DISCARD_TO_RETURN' | 'ILLEGAL_REASON_NOTHING_TO_TAKE_BACK' | 'ILLEGAL_REASON_NO_SUCH_MELD' | 'ILLEGAL_REASON_CANNOT_LAY_OFF' | 'ILLEGAL_REASON_PAIRS_OPENER_LAYS_NO_MELDS' | 'ILLEGAL_REASON_MUST_KEEP_A_TILE';
 export declare const IllegalReason: {
   readonly ILLEGAL_REASON_UNSPECIFIED: 'ILLEGAL_REASON_UNSPECIFIED';
   readonly ILLEGAL_REASON_ROUND_OVER: 'ILLEGAL_REASON_ROUND_OVER';
@@ -500,7 +652,41 @@ export declare const IllegalReason: {
   readonly ILLEGAL_REASON_GOSTERME_WITHOUT_TILE: 'ILLEGAL_REASON_GOSTERME_WITHOUT_TILE';
   readonly ILLEGAL_REASON_TURN_TIMED_OUT: 'ILLEGAL_REASON_TURN_TIMED_OUT';
   readonly ILLEGAL_REASON_TURN_NOT_TIMED_OUT: 'ILLEGAL_REASON_TURN_NOT_TIMED_OUT';
+  readonly ILLEGAL_REASON_NOT_OPENED: 'ILLEGAL_REASON_NOT_OPENED';
+  readonly ILLEGAL_REASON_ALREADY_OPENED: 'ILLEGAL_REASON_ALREADY_OPENED';
+  readonly ILLEGAL_REASON_INVALID_MELD: 'ILLEGAL_REASON_INVALID_MELD';
+  readonly ILLEGAL_REASON_TAKEN_DISCARD_NOT_USED: 'ILLEGAL_REASON_TAKEN_DISCARD_NOT_USED';
+  readonly ILLEGAL_REASON_NO_DISCARD_TO_RETURN: 'ILLEGAL_REASON_NO_DISCARD_TO_RETURN';
+  readonly ILLEGAL_REASON_NOTHING_TO_TAKE_BACK: 'ILLEGAL_REASON_NOTHING_TO_TAKE_BACK';
+  readonly ILLEGAL_REASON_NO_SUCH_MELD: 'ILLEGAL_REASON_NO_SUCH_MELD';
+  readonly ILLEGAL_REASON_CANNOT_LAY_OFF: 'ILLEGAL_REASON_CANNOT_LAY_OFF';
+  readonly ILLEGAL_REASON_PAIRS_OPENER_LAYS_NO_MELDS: 'ILLEGAL_REASON_PAIRS_OPENER_LAYS_NO_MELDS';
+  readonly ILLEGAL_REASON_MUST_KEEP_A_TILE: 'ILLEGAL_REASON_MUST_KEEP_A_TILE';
 };
+
+/** Okey 101: one tile of a meld being laid. */
+export interface LaidTile {
+  /** The tile, copy index included. */
+  tile?: Tile;
+  /**
+   * For an okey: the tile it stands for (fixed once laid). Unset: the
+   * server picks the face that makes the meld worth most (ties: the lowest).
+   * For any other tile: unset, or its own face.
+   */
+  standsFor?: Tile;
+}
+
+/** Okey 101: one laying move of the current turn, enough to take it back. */
+export interface LayActionState {
+  /** The okey.v1.MoveKind value of the move. */
+  kind: number;
+  /** A lay-off's meld, or the index of the first meld the move added. */
+  meld: number;
+  /** The tiles it laid, as packed codes. */
+  codes: number[];
+  /** How the seat had opened before it (as SeatState.opened). */
+  openedBefore: number;
+}
 
 /** A request for one seat's legal moves. */
 export interface LegalMovesRequest {
@@ -553,6 +739,12 @@ export declare const MeldKind: {
   readonly MELD_KIND_PAIR: 'MELD_KIND_PAIR';
 };
 
+/** Okey 101: one meld (or pair) being laid, its tiles in any order. */
+export interface MeldPlay {
+  /** The tiles. */
+  tiles: LaidTile[];
+}
+
 /** One move of one seat. */
 export interface Move {
   /** What the move does. */
@@ -560,14 +752,23 @@ export interface Move {
   /** The seat making the move, 0..player_count-1. */
   seat: number;
   /**
-   * The tile discarded (DISCARD, DECLARE_WIN), with its copy index as the
-   * seat's view shows it. Must be unset for every other kind.
+   * The tile discarded (DISCARD, DECLARE_WIN) or laid off (LAY_OFF), with
+   * its copy index as the seat's view shows it. Must be unset for every
+   * other kind.
    */
   tile?: Tile;
+  /** OPEN, LAY_MELD: the melds (or pairs) laid. */
+  melds: MeldPlay[];
+  /** OPEN: open with pairs instead of sets and runs. */
+  pairs: boolean;
+  /** LAY_OFF: the index of the table meld (PlayerViewResponse.table). */
+  meld: number;
+  /** LAY_OFF of an okey: the tile it stands for; unset, the server picks. */
+  standsFor?: Tile;
 }
 
 /** What a move does. */
-export type MoveKind = 'MOVE_KIND_UNSPECIFIED' | 'MOVE_KIND_DRAW_FROM_WALL' | 'MOVE_KIND_TAKE_DISCARD' | 'MOVE_KIND_DISCARD' | 'MOVE_KIND_DECLARE_WIN' | 'MOVE_KIND_GOSTERME' | 'MOVE_KIND_END_ROUND' | 'MOVE_KIND_TIMEOUT';
+export type MoveKind = 'MOVE_KIND_UNSPECIFIED' | 'MOVE_KIND_DRAW_FROM_WALL' | 'MOVE_KIND_TAKE_DISCARD' | 'MOVE_KIND_DISCARD' | 'MOVE_KIND_DECLARE_WIN' | 'MOVE_KIND_GOSTERME' | 'MOVE_KIND_END_ROUND' | 'MOVE_KIND_TIMEOUT' | 'MOVE_KIND_RETURN_DISCARD' | 'MOVE_KIND_OPEN' | 'MOVE_KIND_LAY_MELD' | 'MOVE_KIND_LAY_OFF' | 'MOVE_KIND_TAKE_BACK';
 export declare const MoveKind: {
   readonly MOVE_KIND_UNSPECIFIED: 'MOVE_KIND_UNSPECIFIED';
   readonly MOVE_KIND_DRAW_FROM_WALL: 'MOVE_KIND_DRAW_FROM_WALL';
@@ -577,6 +778,46 @@ export declare const MoveKind: {
   readonly MOVE_KIND_GOSTERME: 'MOVE_KIND_GOSTERME';
   readonly MOVE_KIND_END_ROUND: 'MOVE_KIND_END_ROUND';
   readonly MOVE_KIND_TIMEOUT: 'MOVE_KIND_TIMEOUT';
+  readonly MOVE_KIND_RETURN_DISCARD: 'MOVE_KIND_RETURN_DISCARD';
+  readonly MOVE_KIND_OPEN: 'MOVE_KIND_OPEN';
+  readonly MOVE_KIND_LAY_MELD: 'MOVE_KIND_LAY_MELD';
+  readonly MOVE_KIND_LAY_OFF: 'MOVE_KIND_LAY_OFF';
+  readonly MOVE_KIND_TAKE_BACK: 'MOVE_KIND_TAKE_BACK';
+};
+
+/** Okey 101: how a seat opened. */
+export type Opened = 'OPENED_UNSPECIFIED' | 'OPENED_MELDS' | 'OPENED_PAIRS';
+export declare const Opened: {
+  readonly OPENED_UNSPECIFIED: 'OPENED_UNSPECIFIED';
+  readonly OPENED_MELDS: 'OPENED_MELDS';
+  readonly OPENED_PAIRS: 'OPENED_PAIRS';
+};
+
+/** The most pairs a rack holds. */
+export interface PairsOpening {
+  /**
+   * The pairs, in face order (MELD_KIND_PAIR melds). A pair is two identical
+   * tiles (two false jokers play as the okey's face), or an okey with a tile
+   * whose face the rack holds once (an okey never pairs with a face already
+   * paired); the two okeys pair with each other where `wild_pairs` allows.
+   * Okeys pair with the lowest single tiles first. Empty when the rack holds
+   * no pair.
+   */
+  arrangement?: Arrangement;
+  /** How many pairs: the most the rack holds. */
+  count: number;
+  /** True when `count` is at least 5: the rack can open with pairs. */
+  opens: boolean;
+}
+
+/** Okey 101: the 101-point penalties. */
+export type Penalty = 'PENALTY_UNSPECIFIED' | 'PENALTY_OKEY_DISCARDED' | 'PENALTY_FAILED_OPENING' | 'PENALTY_DISCARD_COULD_BE_LAID_OFF' | 'PENALTY_TOOK_BACK_SEVERAL';
+export declare const Penalty: {
+  readonly PENALTY_UNSPECIFIED: 'PENALTY_UNSPECIFIED';
+  readonly PENALTY_OKEY_DISCARDED: 'PENALTY_OKEY_DISCARDED';
+  readonly PENALTY_FAILED_OPENING: 'PENALTY_FAILED_OPENING';
+  readonly PENALTY_DISCARD_COULD_BE_LAID_OFF: 'PENALTY_DISCARD_COULD_BE_LAID_OFF';
+  readonly PENALTY_TOOK_BACK_SEVERAL: 'PENALTY_TOOK_BACK_SEVERAL';
 };
 
 /** Where a round stands: what the seat on turn must do next. */
@@ -648,6 +889,13 @@ export interface PlayerViewResponse {
   dealId: string;
   /** The round number. */
   round: number;
+  /** Okey 101: the melds on the table, by index. */
+  table: TableMeld[];
+  /**
+   * Okey 101: the discard the seat on turn took this turn while it is still
+   * to be laid (unset otherwise).
+   */
+  takenDiscard?: Tile;
 }
 
 /** One seat's dealt rack, in machine and human form. */
@@ -759,10 +1007,10 @@ export type RoundInput = {
 export interface RoundOutcome {
   /**
    * True when the round ended with no winner (the wall ran out and the seat
-   * on turn declined the discard).
+   * on turn declined the discard; Okey 101: the bank ran out).
    */
   drawn: boolean;
-  /** The winner's seat (when not drawn). */
+  /** The winner's seat (when not drawn); Okey 101: the seat that finished. */
   winnerSeat: number;
   /**
    * How the winner's 14 tiles win: MELDS, SEVEN_PAIRS or KAFA (the best
@@ -784,6 +1032,16 @@ export interface RoundOutcome {
   gosterme: GostermeClaim[];
   /** The move number of the move that ended the round. */
   moveNumber: number;
+  /**
+   * Okey 101: the round is void (all four opened with pairs) and is dealt
+   * again; nobody scores.
+   */
+  voidRound: boolean;
+  /**
+   * Okey 101: the finisher opened and finished in one turn while nobody else
+   * had opened.
+   */
+  oneTurnFinish: boolean;
 }
 
 /** A round's outcome, given directly rather than as a finished state. */
@@ -1041,6 +1299,12 @@ export interface SeatState {
   draws: number;
   /** True once the seat has shown gösterme this round. */
   gosterme: boolean;
+  /** Okey 101: 0 not opened, 1 opened with melds, 2 with pairs. */
+  opened: number;
+  /** Okey 101: the move number of the seat's opening. */
+  openedOnMove: number;
+  /** Okey 101: the seat's penalties this round (okey.v1.Penalty values). */
+  penalties: number[];
 }
 
 /** One seat's public side, as another seat sees it. */
@@ -1061,6 +1325,10 @@ export interface SeatView {
   wholePile: boolean;
   /** True once the seat has shown gösterme. */
   gosterme: boolean;
+  /** Okey 101: whether and how the seat has opened. */
+  opened: Opened;
+  /** Okey 101: the penalties the seat has incurred this round, in order. */
+  penalties: Penalty[];
 }
 
 /** One of the 21 stacks of a formal deal. */
@@ -1084,6 +1352,35 @@ export interface Stack {
   tiles: Tile[];
   /** The same five tiles in notation, bottom to top, e.g. "R4 F K13 B2 Y7". */
   notation: string;
+}
+
+/** Okey 101: a meld on the table. */
+export interface TableMeld {
+  /** Its index, as LAY_OFF names it. */
+  index: number;
+  /** The seat that laid it. */
+  ownerSeat: number;
+  /** Set, run or pair. */
+  kind: MeldKind;
+  /**
+   * Its tiles in order (a run low to high), each with the face it stands
+   * for; tiles are the physical tiles, copy index as laid.
+   */
+  tiles: PlacedTile[];
+  /** Its value in points (an okey counts as what it stands for). */
+  value: number;
+}
+
+/** Okey 101: a meld on the table, inside the opaque GameState. */
+export interface TableMeldState {
+  /** The seat that laid it. */
+  owner: number;
+  /** 1 set, 2 run, 3 pair. */
+  kind: number;
+  /** Its tiles as packed codes, in order. */
+  codes: number[];
+  /** Per tile, the face (0..51) it stands for. */
+  faces: number[];
 }
 
 /** The table's scores before a round. */
@@ -1188,6 +1485,7 @@ export interface OkeyMethods {
   };
   'okey.v1.HandService': {
     CheckHand: [CheckHandRequest, CheckHandResponse];
+    BestOpening: [BestOpeningRequest, BestOpeningResponse];
   };
   'okey.v1.ScoringService': {
     ScoreRound: [ScoreRoundRequest, ScoreRoundResponse];
