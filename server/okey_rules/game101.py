@@ -238,6 +238,9 @@ def _take(state: State101) -> Result101:
     seat = state.turn
     giver = state.previous(seat)
     pile = state.seats[giver].discards
+    if not pile:
+        return _illegal(Illegal101.DISCARD_PILE_EMPTY,
+                        f"seat {giver}'s discard pile is empty: draw from the bank")
     tile = pile[-1]
     seats = _seat(state, giver, discards=pile[:-1])
     seats = _seat(replace(state, seats=seats), seat, rack=(*state.seats[seat].rack, tile))
@@ -364,17 +367,19 @@ def _lay_meld(state: State101, move: Move101) -> Result101:
     if opened is None:
         return _illegal(Illegal101.NOT_OPENED, "open first: 101 points of melds or five pairs")
     pairs = opened is Opened.PAIRS
+    if pairs and any(_is_set_or_run(state, group) for group in move.melds):
+        return _illegal(Illegal101.PAIRS_OPENER_LAYS_NO_MELDS,
+                        "a seat that opened with pairs lays pairs, never sets or runs")
     found = _resolved(state, move, pairs)
     if isinstance(found, Result101):
-        if pairs and found.reason is Illegal101.INVALID_MELD and not isinstance(
-            _resolved(state, move, pairs=False), Result101
-        ):
-            return _illegal(Illegal101.PAIRS_OPENER_LAYS_NO_MELDS,
-                            "a seat that opened with pairs lays pairs, never sets or runs")
         return found
     melds, codes = found
     event = Event101(Event101Kind.LAID_MELD, state.turn, tuple(codes), meld=len(state.table))
     return _laid(state, move, (*state.table, *melds), codes, [event])
+
+
+def _is_set_or_run(state: State101, group: Sequence[tuple[int, int | None]]) -> bool:
+    return resolve_meld(group, state.okey, state.rules.runs_13_to_1, pairs=False) is not None
 
 
 def _lay_off(state: State101, move: Move101) -> Result101:

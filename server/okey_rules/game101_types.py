@@ -51,6 +51,7 @@ class Illegal101(enum.Enum):
     CANNOT_LAY_OFF = "cannot lay off"
     PAIRS_OPENER_LAYS_NO_MELDS = "pairs opener lays no melds"
     MUST_KEEP_A_TILE = "must keep a tile to discard"
+    DISCARD_PILE_EMPTY = "discard pile empty"
 
 
 class Penalty(enum.Enum):

@@ -242,6 +242,15 @@ def test_must_keep_a_tile_is_refused():
     assert _refused(last, lay_off(last, "B4", 0)) is Illegal101.MUST_KEEP_A_TILE
 
 
+def test_discard_pile_empty_is_refused():
+    """§10.4: a seat takes the previous seat's top discard; with that pile empty it
+    draws from the bank. (In play the pile is never empty then; a state given so is.)"""
+    state = arranged()
+    assert not state.seats[0].discards
+    refused = _refused(state, Move101(Move101Kind.TAKE_DISCARD, 1))
+    assert refused is Illegal101.DISCARD_PILE_EMPTY
+
+
 def test_every_illegal_reason_has_its_own_test():
     """Each Illegal101 reason is pinned by a test named test_<reason>_is_refused."""
     missing = [

@@ -341,10 +341,6 @@ def test_a_pairs_opener_lays_only_pairs():
     assert laid.table[-1].owner == 1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine: a pairs-opener's LAY_MELD of a pair and a run together is refused as "
-    "INVALID_MELD, not PAIRS_OPENER_LAYS_NO_MELDS (_lay_meld re-judges every group as a "
-    "set or run, and the pair fails that)"))
 def test_a_pairs_opener_laying_a_run_beside_a_pair_lays_no_melds():
     """§10.3: the run is what a pairs-opener may not lay, whatever else the move lays."""
     state = arranged({1: "Y5 Y5 B7 B8 B9 K12"}, phase=Phase101.PLAY,
