@@ -76,7 +76,11 @@ def _face_of(code: int, okey: Tile) -> int | None:
 
 
 def resolve_meld(
-    entries: Sequence[tuple[int, int | None]], okey: Tile, runs_13_to_1: bool, pairs: bool
+    entries: Sequence[tuple[int, int | None]],
+    okey: Tile,
+    runs_13_to_1: bool,
+    pairs: bool,
+    wild_pairs: bool = True,
 ) -> TableMeld | None:
     """The meld these tiles make, each okey standing for the face given or, where none is
     given, the face that makes the meld worth most (ties: the lowest faces); None when
@@ -93,6 +97,9 @@ def resolve_meld(
             if face is not None and not 0 <= face < FACE_COUNT:
                 return None
             fixed.append(face)
+    wilds = sum(_face_of(code, okey) is None for code, _ in entries)
+    if pairs and wilds == 2 and not wild_pairs:
+        return None  # §4.2 option wild_pairs: the two okeys may not pair together
     open_slots = [i for i, face in enumerate(fixed) if face is None]
     best: tuple[int, tuple[int, ...]] | None = None
     best_kind: MeldKind | None = None
@@ -290,7 +297,8 @@ def _resolved(
                         "keep one tile: a turn always ends with a discard")
     melds = []
     for group in move.melds:
-        meld = resolve_meld(group, state.okey, state.rules.runs_13_to_1, pairs)
+        meld = resolve_meld(group, state.okey, state.rules.runs_13_to_1, pairs,
+                            state.rules.wild_pairs)
         if meld is None:
             shown = " ".join(format_tile(TILE_OF_CODE[code]) for code, _ in group)
             what = "a pair" if pairs else "a set or a run"

@@ -8,6 +8,8 @@ unless a test says otherwise.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from game101_support import (
     after,
@@ -128,6 +130,16 @@ def test_an_okey_completes_a_pair():
                                      pairs=True))
     assert opened.seats[1].opened is Opened.PAIRS
     assert faces_of(opened.table[4]) == [face_of("R6")] * 2
+
+
+def test_the_two_okeys_pair_together_only_with_wild_pairs():
+    """§10.2, §4.2 option wild_pairs: the two okeys (K1 here) may pair with each other
+    only where the option allows."""
+    state = opening_seat("R1 R1 Y2 Y2 B3 B3 K4 K4 K1 K1")
+    move = open_melds(state, "R1 R1", "Y2 Y2", "B3 B3", "K4 K4", "K1 K1", pairs=True)
+    assert after(state, move).seats[1].opened is Opened.PAIRS
+    strict = dataclasses.replace(state, rules=state.rules.with_overrides(wild_pairs=False))
+    assert refused101(strict, move).reason is Illegal101.INVALID_MELD
 
 
 def test_an_opening_counts_the_face_an_okey_stands_for():
