@@ -550,6 +550,7 @@ def ruleset_of(r: Ruleset) -> Json:
         "gostermeScores": r.gosterme_scores,
         "countdownWinners": r.countdown_winners,
         "gameRounds": r.game_rounds,
+        "exhaustionScoresTiles": r.exhaustion_scores_tiles,
     }
 
 
@@ -582,6 +583,7 @@ def preset_ruleset(
         "gostermeScores": gosterme_scores,
         "countdownWinners": countdown_winners,
         "gameRounds": 0,
+        "exhaustionScoresTiles": True,
     }
 
 

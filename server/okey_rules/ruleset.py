@@ -87,6 +87,8 @@ class Ruleset:
     gosterme_scores: bool  # §9.1
     countdown_winners: int  # COUNTDOWN: 1 or 2 highest win
     game_rounds: int  # 0: no fixed number of rounds
+    # §10.7: Okey 101, the bank run out: remaining tiles are scored (or nothing is).
+    exhaustion_scores_tiles: bool
 
     def __init__(
         self,
@@ -108,6 +110,7 @@ class Ruleset:
         gosterme_scores: bool = True,
         countdown_winners: int = 2,
         game_rounds: int = 0,
+        exhaustion_scores_tiles: bool = True,
     ) -> None:
         if move_timer_seconds != 0 and not (
             MIN_MOVE_TIMER_SECONDS <= move_timer_seconds <= MAX_MOVE_TIMER_SECONDS
@@ -121,7 +124,12 @@ class Ruleset:
         _check_range("target_points", target_points, TARGET_POINTS_RANGE)
         _check_range("countdown_winners", countdown_winners, COUNTDOWN_WINNERS_RANGE)
         _check_range("game_rounds", game_rounds, GAME_ROUNDS_RANGE)
-        if (elimination or partnership) and scoring_mode is not ScoringMode.COUNTDOWN:
+        countdown = scoring_mode is ScoringMode.COUNTDOWN
+        # §9.2: elimination and partnership are countdown rules; §10.7: Okey 101 has
+        # its own scoring, with a partnership option.
+        if (elimination and (not countdown or game is Game.OKEY_101)) or (
+            partnership and not countdown and game is not Game.OKEY_101
+        ):
             name = "elimination" if elimination else "partnership"
             raise InvalidInputError(
                 f"ruleset.{name}", f"{name} is a rule of the COUNTDOWN table mode only"
@@ -151,6 +159,7 @@ class Ruleset:
         set_field(self, "gosterme_scores", gosterme_scores)
         set_field(self, "countdown_winners", countdown_winners)
         set_field(self, "game_rounds", game_rounds)
+        set_field(self, "exhaustion_scores_tiles", exhaustion_scores_tiles)
 
     def with_overrides(self, **overrides: Any) -> Ruleset:
         """A copy with the given options replaced; unknown names are invalid input.

@@ -110,7 +110,9 @@ def check_table_size(rules: Ruleset, players: int, field: str = "player_count") 
 
 def check_scorable(rules: Ruleset, field: str = "ruleset.game") -> None:
     if rules.game is not Game.CLASSIC:
-        raise InvalidInputError(field, "Okey 101 rounds cannot be scored yet")
+        raise InvalidInputError(
+            field, "Okey 101 rounds are scored from their finished states (round.state)"
+        )
 
 
 def eliminated_seats(rules: Ruleset, table: Table) -> tuple[bool, ...]:

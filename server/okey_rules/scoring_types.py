@@ -43,6 +43,25 @@ class ScoreRule(enum.Enum):
     KAFA = "kafa"
     ELIMINATED = "eliminated"
     GAME_OVER = "game over"
+    # Okey 101 (docs/rules.md §10.7)
+    FINISHED = "finished"
+    REMAINING_TILES = "remaining tiles"
+    NEVER_OPENED = "never opened"
+    ONE_TURN_FINISH = "one-turn finish"
+    PAIRS_OPENER = "pairs opener"
+    PENALTY = "penalty"
+    OKEY_IN_HAND = "okey in hand"
+    VOID_ROUND = "void round"
+    BANK_EXHAUSTED = "bank exhausted"
+
+
+# The rules only Okey 101 rounds apply (docs/rules.md §10.7).
+OKEY_101_SCORE_RULES = frozenset({
+    ScoreRule.FINISHED, ScoreRule.REMAINING_TILES, ScoreRule.NEVER_OPENED,
+    ScoreRule.ONE_TURN_FINISH, ScoreRule.PAIRS_OPENER, ScoreRule.PENALTY,
+    ScoreRule.OKEY_IN_HAND, ScoreRule.VOID_ROUND, ScoreRule.BANK_EXHAUSTED,
+})
+CLASSIC_SCORE_RULES = frozenset(ScoreRule) - OKEY_101_SCORE_RULES
 
 
 class ScoreLine(NamedTuple):

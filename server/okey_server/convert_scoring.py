@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from okey.v1 import ruleset_pb2, scoring_pb2
 from okey_rules.errors import InvalidInputError
-from okey_rules.game_types import GameState, Phase
+from okey_rules.game101_types import State101
+from okey_rules.game_types import GameState
 from okey_rules.hand import check_hand
 from okey_rules.ruleset import Ruleset
 from okey_rules.scoring import one_colour_of, result_of_outcome, seats_in_game
@@ -13,7 +14,7 @@ from okey_rules.tiles import okey_for
 
 from okey_server.convert_hand import WIN_KIND_TO_PROTO
 from okey_server.convert_ruleset import ruleset_from_proto, ruleset_to_proto
-from okey_server.convert_state import state_from_proto
+from okey_server.convert_state import any_state_from_proto
 from okey_server.convert_tile import COLOR_TO_DOMAIN, tile_from_proto, tiles_from_proto
 
 WIN_KIND_TO_DOMAIN = {value: kind for kind, value in WIN_KIND_TO_PROTO.items()}
@@ -33,7 +34,9 @@ def table_from_proto(message: scoring_pb2.TableScores) -> Table | None:
     return Table(tuple(message.scores), message.rounds_played)
 
 
-def rules_for(preset: str, ruleset: ruleset_pb2.Ruleset, state: GameState | None) -> Ruleset:
+def rules_for(
+    preset: str, ruleset: ruleset_pb2.Ruleset, state: GameState | State101 | None
+) -> Ruleset:
     """The request's rules, or the state's own: a state carries the rules it was dealt under."""
     if state is None:
         return ruleset_from_proto(preset, ruleset)
@@ -46,9 +49,9 @@ def rules_for(preset: str, ruleset: ruleset_pb2.Ruleset, state: GameState | None
     return state.rules
 
 
-def finished_state(message: object, key: bytes, field: str) -> GameState:
-    state = state_from_proto(message, key, field)  # type: ignore[arg-type]
-    if state.phase is not Phase.ROUND_OVER or state.outcome is None:
+def finished_state(message: object, key: bytes, field: str) -> GameState | State101:
+    state = any_state_from_proto(message, key, field)  # type: ignore[arg-type]
+    if state.outcome is None:
         raise InvalidInputError(field, "the round is not over yet: score its finished state")
     return state
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 import grpc
 from okey.v1 import scoring_pb2, scoring_pb2_grpc
 from okey_rules.errors import InvalidInputError
+from okey_rules.game101_types import State101
 from okey_rules.game_types import GameState
 from okey_rules.ruleset import Ruleset
 from okey_rules.scoring import check_scorable, next_dealer, score_round, start_table
+from okey_rules.scoring101 import PLAYERS as PLAYERS_101
+from okey_rules.scoring101 import score_round_101
 from okey_rules.scoring_types import RoundResult, RoundScore, Table
 
 from okey_server.config import Config
@@ -36,6 +39,8 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
         table = table_from_proto(request.table) if request.HasField("table") else None
         state = self._state_of(request.round, "round")
         rules = rules_for(request.preset, request.ruleset, state)
+        if isinstance(state, State101):
+            return _round_101(state, table, rules)
         check_scorable(rules, "round.state.ruleset.game" if state else "ruleset.game")
         players = _players(request.player_count, table, state)
         before = table if table is not None else start_table(rules, players)
@@ -57,6 +62,8 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
         states = [self._state_of(entry, f"rounds[{i}]") for i, entry in enumerate(request.rounds)]
         first = next((s for s in states if s is not None), None)
         rules = rules_for(request.preset, request.ruleset, first)
+        if isinstance(first, State101):
+            return _game_101(states, rules)
         for index, state in enumerate(states):
             if state is not None and state.rules != rules:
                 raise InvalidInputError(
@@ -86,7 +93,9 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
         answer.winner_seats.extend(scored.winners)
         return answer
 
-    def _state_of(self, entry: scoring_pb2.RoundInput, field: str) -> GameState | None:
+    def _state_of(
+        self, entry: scoring_pb2.RoundInput, field: str
+    ) -> GameState | State101 | None:
         which = entry.WhichOneof("round")
         if which is None:
             raise InvalidInputError(field, "give the round: a finished state or a result")
@@ -99,9 +108,13 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
         entry: scoring_pb2.RoundInput,
         rules: Ruleset,
         table: Table,
-        state: GameState | None,
+        state: GameState | State101 | None,
         field: str,
     ) -> RoundResult:
+        if isinstance(state, State101):
+            raise InvalidInputError(
+                f"{field}.state", "a game's rounds are all classic or all Okey 101"
+            )
         if state is not None:
             return result_from_state(state, rules, table, f"{field}.state")
         return result_from_proto(entry.result, rules, f"{field}.result")
@@ -116,3 +129,47 @@ def _players(requested: int, table: Table | None, state: GameState | None) -> in
     if state is not None:
         return state.player_count
     return DEFAULT_PLAYERS
+
+
+def _round_101(
+    state: State101, table: Table | None, rules: Ruleset
+) -> scoring_pb2.ScoreRoundResponse:
+    """§10.7: an Okey 101 round from its finished state, and the next deal."""
+    scored = score_round_101(state, table)
+    answer = round_to_proto(scored, rules)
+    if not scored.game_over:
+        void = state.outcome is not None and state.outcome.kind == "void"
+        # A void round is dealt again by the same dealer, as the same round.
+        answer.next_dealer_seat = state.dealer if void else (state.dealer + 1) % PLAYERS_101
+        answer.next_round = state.round if void else state.round + 1
+    return answer
+
+
+def _game_101(
+    states: list[GameState | State101 | None], rules: Ruleset
+) -> scoring_pb2.ScoreGameResponse:
+    """§10.7: an Okey 101 game from its rounds' finished states, all under one ruleset."""
+    answer = scoring_pb2.ScoreGameResponse()
+    table: Table | None = None
+    scored = None
+    for index, state in enumerate(states):
+        field = f"rounds[{index}]"
+        if not isinstance(state, State101):
+            raise InvalidInputError(
+                f"{field}.state" if state is not None else f"{field}.result",
+                "an Okey 101 game is scored from its rounds' finished states",
+            )
+        if state.rules != rules:
+            raise InvalidInputError(
+                f"{field}.state.ruleset", "every round of a game is played under the same rules"
+            )
+        if scored is not None and scored.game_over:
+            raise InvalidInputError(field, f"the game ended after round {index}: no more rounds")
+        scored = score_round_101(state, table, f"{field}.state")
+        answer.rounds.append(round_to_proto(scored, rules))
+        table = scored.table
+    assert scored is not None
+    answer.table.CopyFrom(answer.rounds[-1].table)
+    answer.game_over = scored.game_over
+    answer.winner_seats.extend(scored.winners)
+    return answer

@@ -1,0 +1,147 @@
+"""Okey 101 scoring (docs/rules.md §10.7): a finished round's points per seat, a game of rounds.
+
+Points are bad here: the lowest total wins. Each rule is a small step of
+`score_round_101`, recorded as a line so an answer can show why.
+"""
+
+from __future__ import annotations
+
+from okey_rules.errors import InvalidInputError
+from okey_rules.game101 import PENALTY_POINTS, tile_value
+from okey_rules.game101_types import Opened, Phase101, State101
+from okey_rules.rulebook import is_wild, plays_as
+from okey_rules.ruleset import Game, Ruleset
+from okey_rules.scoring import partner
+from okey_rules.scoring_types import RoundScore, ScoreLine, ScoreRule, Table
+from okey_rules.tiles import TILE_OF_CODE
+
+FINISH_POINTS = -101  # §10.7: the seat that finishes
+NEVER_OPENED_POINTS = 202  # §10.7: a seat that never opened
+DOUBLE = 2
+PLAYERS = 4
+
+
+def rack_points(state: State101, seat: int) -> int:
+    """§10.7: the points of the tiles left in a rack: each tile its number; a false joker
+    the okey's number; an okey its own number (it also costs the okey penalty)."""
+    okey = state.okey
+    total = 0
+    for code in state.seats[seat].rack:
+        tile = TILE_OF_CODE[code]
+        face = tile if is_wild(tile, okey) else plays_as(tile, okey)
+        assert face is not None
+        total += tile_value(face.face)
+    return total
+
+
+def okeys_in_rack(state: State101, seat: int) -> int:
+    okey = state.okey
+    return sum(is_wild(TILE_OF_CODE[code], okey) for code in state.seats[seat].rack)
+
+
+def check_table_101(rules: Ruleset, table: Table, field: str = "table") -> None:
+    if len(table.scores) != PLAYERS:
+        raise InvalidInputError(f"{field}.scores", f"an Okey 101 table has {PLAYERS} scores")
+    if rules.game_rounds and table.rounds_played >= rules.game_rounds:
+        raise InvalidInputError(
+            f"{field}.rounds_played",
+            f"the game of {rules.game_rounds} rounds is over already: start a new table",
+        )
+
+
+def score_round_101(state: State101, table: Table | None, field: str = "round.state") -> RoundScore:
+    """§10.7: the round's points per seat (finisher -101, others their tiles or 202,
+    the doubles), its penalties, and whether the game of `game_rounds` is over."""
+    rules = state.rules
+    if rules.game is not Game.OKEY_101:
+        raise InvalidInputError(f"{field}.ruleset.game", "not an Okey 101 round")
+    if state.phase is not Phase101.ROUND_OVER or state.outcome is None:
+        raise InvalidInputError(field, "the round is not over yet: score its finished state")
+    before = table if table is not None else Table((0,) * PLAYERS)
+    check_table_101(rules, before)
+    deltas = [0] * PLAYERS
+    lines: list[ScoreLine] = []
+    outcome = state.outcome
+
+    def add(rule: ScoreRule, seat: int, points: int, text: str, factor: int = 0) -> None:
+        change = [0] * PLAYERS
+        change[seat] = points
+        deltas[seat] += points
+        lines.append(ScoreLine(rule, seat, factor, tuple(change) if points else (), text))
+
+    if outcome.kind == "void":
+        lines.append(ScoreLine(ScoreRule.VOID_ROUND, 0, 0, (),
+                               "all four opened with pairs: the round is void, nothing scores"))
+        return _finish(rules, before, deltas, lines)
+    finisher = outcome.finisher if outcome.kind == "finished" else None
+    everything = 1
+    if finisher is not None:
+        if outcome.okey_discard:
+            everything *= DOUBLE
+            lines.append(ScoreLine(ScoreRule.OKEY_DISCARD, finisher, DOUBLE, (),
+                                   f"seat {finisher} finished by discarding an okey: x2"))
+        if outcome.one_turn:
+            everything *= DOUBLE
+            lines.append(ScoreLine(ScoreRule.ONE_TURN_FINISH, finisher, DOUBLE, (),
+                                   f"seat {finisher} opened and finished in one turn: x2"))
+        add(ScoreRule.FINISHED, finisher, FINISH_POINTS * everything,
+            f"seat {finisher} finished: {FINISH_POINTS * everything}")
+    else:
+        lines.append(ScoreLine(ScoreRule.BANK_EXHAUSTED, 0, 0, (),
+                               "the bank ran out with nobody finished"))
+    pairs_finisher = finisher is not None and state.seats[finisher].opened is Opened.PAIRS
+    tiles_count = finisher is not None or rules.exhaustion_scores_tiles
+    for seat, held in enumerate(state.seats):
+        if seat == finisher or not tiles_count:
+            continue
+        factor = everything
+        why = []
+        if pairs_finisher:
+            factor *= DOUBLE
+            why.append("the finisher opened with pairs")
+        if held.opened is Opened.PAIRS:
+            factor *= DOUBLE
+            why.append("it opened with pairs")
+        if held.opened is None:
+            points = NEVER_OPENED_POINTS * factor
+            rule, what = ScoreRule.NEVER_OPENED, f"never opened: {NEVER_OPENED_POINTS}"
+        else:
+            points = rack_points(state, seat) * factor
+            rule, what = ScoreRule.REMAINING_TILES, f"{rack_points(state, seat)} points left"
+        doubled = f" x{factor} ({', '.join(why) or 'the finish doubles'})" if factor > 1 else ""
+        add(rule, seat, points, f"seat {seat} {what}{doubled}: {points}")
+    for seat, held in enumerate(state.seats):
+        for penalty in held.penalties:
+            add(ScoreRule.PENALTY, seat, PENALTY_POINTS,
+                f"seat {seat}: penalty, {penalty.value}: {PENALTY_POINTS}")
+        if held.opened is not None and seat != finisher:
+            for _ in range(okeys_in_rack(state, seat)):
+                add(ScoreRule.OKEY_IN_HAND, seat, PENALTY_POINTS,
+                    f"seat {seat} holds an okey at the end: {PENALTY_POINTS}")
+    return _finish(rules, before, deltas, lines)
+
+
+def _finish(rules: Ruleset, before: Table, deltas: list[int], lines: list[ScoreLine]) -> RoundScore:
+    after = Table(
+        tuple(score + change for score, change in zip(before.scores, deltas, strict=True)),
+        before.rounds_played + 1,
+    )
+    over = rules.game_rounds > 0 and after.rounds_played >= rules.game_rounds
+    winners: tuple[int, ...] = ()
+    if over:
+        winners = game_winners_101(rules, after)
+        names = ", ".join(str(s) for s in winners)
+        lines.append(ScoreLine(ScoreRule.GAME_OVER, 0, 0, (),
+                               f"game over: the lowest total wins: seat(s) {names}"))
+    return RoundScore(tuple(deltas), after, 0, tuple(lines), over, winners, (False,) * PLAYERS)
+
+
+def game_winners_101(rules: Ruleset, table: Table) -> tuple[int, ...]:
+    """§10.7: the lowest total wins (ties: all tied); partners by their team's total."""
+    scores = table.scores
+    if rules.partnership:
+        team = [scores[s] + scores[partner(s)] for s in range(PLAYERS)]
+        best = min(team)
+        return tuple(s for s in range(PLAYERS) if team[s] == best)
+    best = min(scores)
+    return tuple(s for s in range(PLAYERS) if scores[s] == best)
