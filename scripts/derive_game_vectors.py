@@ -1360,10 +1360,13 @@ def replay_cases(p: Positions) -> list[Case]:
             "deal.player_count",
         ),
         error_case(
-            "game-replay-okey-101-not-played",
-            "docs/rules.md §8: Okey 101 rounds are dealt but not played yet",
-            {"deal": {"seed": SEED_TABLE, "preset": "101"}},
-            "deal.ruleset.game",
+            "game-replay-okey-101-classic-move",
+            "docs/rules.md §10: an Okey 101 round has no classic-only moves (no DECLARE_WIN)",
+            {
+                "deal": {"seed": SEED_TABLE, "preset": "101"},
+                "moves": [{"move": {"kind": "MOVE_KIND_DECLARE_WIN", "seat": 0}}],
+            },
+            "moves[0].move.kind",
         ),
         error_case(
             "game-replay-move-kind-unspecified",
