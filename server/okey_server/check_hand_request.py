@@ -1,7 +1,8 @@
 """CheckHand's inputs (the hand, the indicator and okey, the ruleset) from its request.
 
 The hand and the wild are `oneof`s in the request; every check that can fail
-names the request field at fault.
+names the request field at fault. BestOpening's request has the same wild
+(and rack) fields, so `indicator_and_okey` and `hand_error` serve it too.
 """
 
 from __future__ import annotations
@@ -9,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from okey.v1 import hand_pb2
+from okey.v1 import hand_pb2, ruleset_pb2
 from okey_rules.errors import InvalidInputError
-from okey_rules.ruleset import Ruleset
+from okey_rules.ruleset import Game, Ruleset, preset
 from okey_rules.tiles import FALSE_JOKER_FACE, Tile, check_tile_multiset, okey_for
 
 from okey_server.convert_ruleset import ruleset_from_proto
@@ -52,14 +53,42 @@ def hand_error(exc: InvalidInputError, hand_field: str) -> InvalidInputError:
 def request_inputs(request: hand_pb2.CheckHandRequest) -> Inputs:
     """The inputs of a CheckHandRequest message, checked in field order of importance.
 
-    Tiles first, then the wild, then the ruleset: a request wrong in several
-    places is told about its tiles.
+    An Okey 101 ruleset first (the request belongs to BestOpening, whatever
+    else it holds), then the tiles, then the wild, then the ruleset: a
+    request wrong in several places is told about its tiles.
     """
+    refuse_okey_101(request.preset, request.ruleset)
     tiles = hand_tiles(request)
     indicator, okey = indicator_and_okey(request)
     rules = ruleset_from_proto(request.preset, request.ruleset)
     hand_field = "hand.tiles" if request.HasField("hand") else "hand_notation"
     return Inputs(tiles, indicator, okey, rules, hand_field, not request.omit_arrangements)
+
+
+def refuse_okey_101(preset_name: str, message: ruleset_pb2.Ruleset) -> None:
+    """CheckHand judges classic hands only: a 101 ruleset is refused on the field that chose it.
+
+    A 101 rack is not a 14-tile hand that wins by melds; its question is
+    whether it can open, which BestOpening answers. An unknown preset is left
+    for the ruleset's own check to report.
+    """
+    if message.game == ruleset_pb2.GAME_OKEY_101:
+        field = "ruleset.game"
+    elif message.game != ruleset_pb2.GAME_UNSPECIFIED:
+        return  # classic, whatever the preset
+    else:
+        try:
+            named = preset(preset_name)
+        except InvalidInputError:
+            return
+        if named.game is not Game.OKEY_101:
+            return
+        field = "preset"
+    raise InvalidInputError(
+        field,
+        "CheckHand judges classic Okey hands; Okey 101 racks are judged by"
+        " HandService.BestOpening",
+    )
 
 
 def hand_tiles(request: hand_pb2.CheckHandRequest) -> list[Tile]:
@@ -110,7 +139,9 @@ def _wild_tables() -> tuple[dict[int, tuple[Tile, Tile]], dict[int, tuple[Tile, 
 _BY_INDICATOR_FACE, _BY_OKEY_FACE = _wild_tables()
 
 
-def indicator_and_okey(request: hand_pb2.CheckHandRequest) -> tuple[Tile, Tile]:
+def indicator_and_okey(
+    request: hand_pb2.CheckHandRequest | hand_pb2.BestOpeningRequest,
+) -> tuple[Tile, Tile]:
     """The indicator and the okey from whichever member of the `wild` oneof is set."""
     field = request.WhichOneof("wild")
     if field is None:

@@ -1,8 +1,9 @@
-"""okey.v1.HandService: reads CheckHand's inputs, asks the engine, writes the answer.
+"""okey.v1.HandService: reads each call's inputs, asks the engine, writes the answer.
 
-The answer is written as bytes by convert_hand (measured: building the
-message and serializing it costs the RPC about a sixth more server CPU);
-the per-RPC wrapper sends a servicer's bytes as they are.
+CheckHand's answer is written as bytes by convert_hand (measured: building
+the message and serializing it costs the RPC about a sixth more server CPU);
+the per-RPC wrapper sends a servicer's bytes as they are. BestOpening's is
+an ordinary message (convert_opening): the search costs far more than that.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from okey_rules.hand import check_hand, winning_discards
 from okey_server.check_hand_request import HAND_SIZES, hand_error, request_inputs
 from okey_server.config import Config
 from okey_server.convert_hand import discards_answer, hand_answer
+from okey_server.convert_opening import opening_answer, opening_inputs, openings
 
 
 class HandServicer(hand_pb2_grpc.HandServiceServicer):
-    """Thin: every rule is in okey_rules.hand; this class only translates."""
+    """Thin: every rule is in okey_rules (hand, opening); this class only translates."""
 
     def __init__(self, config: Config) -> None:
         self._config = config
@@ -39,3 +41,11 @@ class HandServicer(hand_pb2_grpc.HandServiceServicer):
             return discards_answer(verdicts, asked.indicator, okey, asked.arrangements)
         except InvalidInputError as exc:
             raise hand_error(exc, asked.hand_field) from None
+
+    async def BestOpening(  # noqa: N802 (the RPC's name)
+        self, request: hand_pb2.BestOpeningRequest, _context: grpc.aio.ServicerContext
+    ) -> hand_pb2.BestOpeningResponse:
+        """Okey 101: the most valuable melds and the most pairs of a rack (okey_rules.opening)."""
+        asked = opening_inputs(request)
+        melds, pairs = openings(asked)
+        return opening_answer(melds, pairs, asked.indicator, asked.okey)

@@ -7,7 +7,7 @@ import pytest
 from okey.v1 import hand_pb2, hand_pb2_grpc, ruleset_pb2
 from okey_rules import okey_for, parse_tile, parse_tiles, preset
 from okey_rules.hand import check_hand, winning_discards
-from service_helpers import notation_of, pb_tile, pb_tiles
+from service_helpers import decode_error, notation_of, pb_tile, pb_tiles
 
 pytestmark = pytest.mark.service
 
@@ -174,11 +174,10 @@ WILD_PAIR_HAND = "R1 R1 Y2 Y2 B3 B3 K4 K4 R5 R5 Y6 Y6 K9 K9"
         pytest.param(KAFA_HAND, "okey.gg", ruleset_pb2.Ruleset(kafa=False), "WIN_KIND_KAFA", False,
                      id="ruleset-kafa-false-overrides-preset"),
         pytest.param(WRAP_HAND, "", None, "WIN_KIND_MELDS", True, id="run-12-13-1-in-classic"),
-        pytest.param(WRAP_HAND, "101", None, "WIN_KIND_MELDS", False, id="no-12-13-1-in-101"),
-        pytest.param(WRAP_HAND, "", ruleset_pb2.Ruleset(game=ruleset_pb2.GAME_OKEY_101),
-                     "WIN_KIND_MELDS", False, id="game-101-picks-the-101-preset"),
-        pytest.param(WRAP_HAND, "101", ruleset_pb2.Ruleset(runs_13_to_1=True), "WIN_KIND_MELDS",
-                     True, id="ruleset-runs-13-to-1-overrides-101"),
+        pytest.param(WRAP_HAND, "", ruleset_pb2.Ruleset(runs_13_to_1=False), "WIN_KIND_MELDS",
+                     False, id="ruleset-runs-13-to-1-off-forbids-12-13-1"),
+        pytest.param(WRAP_HAND, "101", ruleset_pb2.Ruleset(game=ruleset_pb2.GAME_CLASSIC),
+                     "WIN_KIND_MELDS", True, id="ruleset-game-classic-overrides-101-preset"),
         pytest.param(WILD_PAIR_HAND, "", None, "WIN_KIND_SEVEN_PAIRS", True,
                      id="two-okeys-pair-by-default"),
         pytest.param(WILD_PAIR_HAND, "", ruleset_pb2.Ruleset(wild_pairs=False),
@@ -232,3 +231,37 @@ def test_omit_arrangements_leaves_only_the_arrangements_out(
     for discard in full.winning_discards:
         discard.ClearField("arrangement")
     assert lean == full
+
+
+@pytest.mark.parametrize(
+    ("preset_name", "ruleset", "field"),
+    [
+        pytest.param("101", None, "preset", id="preset-101"),
+        pytest.param(" 101 ", ruleset_pb2.Ruleset(runs_13_to_1=True), "preset",
+                     id="preset-101-with-options"),
+        pytest.param("", ruleset_pb2.Ruleset(game=ruleset_pb2.GAME_OKEY_101), "ruleset.game",
+                     id="ruleset-game-101"),
+        pytest.param("classic", ruleset_pb2.Ruleset(game=ruleset_pb2.GAME_OKEY_101),
+                     "ruleset.game", id="classic-preset-asked-for-101"),
+    ],
+)
+@pytest.mark.parametrize("tiles", [WRAP_HAND, WRAP_HAND + " R5 R6 R7 Y9 Y10 Y11 B2"],
+                         ids=["14-tiles", "a-21-tile-rack"])
+def test_check_hand_refuses_okey_101_and_points_to_best_opening(
+    channel: grpc.Channel,
+    preset_name: str,
+    ruleset: ruleset_pb2.Ruleset | None,
+    field: str,
+    tiles: str,
+) -> None:
+    """hand.proto: 101 racks are judged by BestOpening; CheckHand is classic Okey only."""
+    request = hand_pb2.CheckHandRequest(hand_notation=tiles, okey_notation="K9", preset=preset_name)
+    if ruleset is not None:
+        request.ruleset.CopyFrom(ruleset)
+    with pytest.raises(grpc.RpcError) as raised:
+        _stub(channel).CheckHand(request)
+    error = decode_error(raised.value)
+    assert error.code is grpc.StatusCode.INVALID_ARGUMENT
+    assert error.fields == (field,)
+    assert "BestOpening" in error.descriptions[0]
+    assert error.reason == "ERROR_REASON_INVALID_RULESET"

@@ -1135,8 +1135,10 @@ export interface Ruleset {
    */
   elimination?: boolean;
   /**
-   * COUNTDOWN, four players: opposite seats (0 and 2, 1 and 3) are partners
-   * and share one score; the other team loses the value. Default false.
+   * COUNTDOWN (and Okey 101), four players: opposite seats (0 and 2, 1 and
+   * 3) are partners and share one score; in COUNTDOWN the other team loses
+   * the value, in Okey 101 a team's score is the sum of its two seats'.
+   * Default false.
    */
   partnership?: boolean;
   /**
@@ -1163,6 +1165,12 @@ export interface Ruleset {
    * until the table stops them).
    */
   gameRounds?: number;
+  /**
+   * Okey 101: when the bank runs out, each seat pays its remaining tiles (as
+   * when a seat finishes, with nobody at -101). False: nobody scores the
+   * round's tiles (its penalties still count). Default true.
+   */
+  exhaustionScoresTiles?: boolean;
 }
 
 /** A request to score a whole game. */
@@ -1257,7 +1265,7 @@ export interface ScoreRoundResponse {
 }
 
 /** Which rule a score line applied. */
-export type ScoreRule = 'SCORE_RULE_UNSPECIFIED' | 'SCORE_RULE_WIN' | 'SCORE_RULE_OKEY_DISCARD' | 'SCORE_RULE_SEVEN_PAIRS' | 'SCORE_RULE_COLOUR_DOUBLE' | 'SCORE_RULE_LARGEST_MULTIPLIER' | 'SCORE_RULE_ROUND_VALUE' | 'SCORE_RULE_GOSTERME' | 'SCORE_RULE_DRAWN_ROUND' | 'SCORE_RULE_STALL' | 'SCORE_RULE_KAFA' | 'SCORE_RULE_ELIMINATED' | 'SCORE_RULE_GAME_OVER';
+export type ScoreRule = 'SCORE_RULE_UNSPECIFIED' | 'SCORE_RULE_WIN' | 'SCORE_RULE_OKEY_DISCARD' | 'SCORE_RULE_SEVEN_PAIRS' | 'SCORE_RULE_COLOUR_DOUBLE' | 'SCORE_RULE_LARGEST_MULTIPLIER' | 'SCORE_RULE_ROUND_VALUE' | 'SCORE_RULE_GOSTERME' | 'SCORE_RULE_DRAWN_ROUND' | 'SCORE_RULE_STALL' | 'SCORE_RULE_KAFA' | 'SCORE_RULE_ELIMINATED' | 'SCORE_RULE_GAME_OVER' | 'SCORE_RULE_FINISHED' | 'SCORE_RULE_REMAINING_TILES' | 'SCORE_RULE_NEVER_OPENED' | 'SCORE_RULE_ONE_TURN_FINISH' | 'SCORE_RULE_PAIRS_OPENER' | 'SCORE_RULE_PENALTY' | 'SCORE_RULE_OKEY_IN_HAND' | 'SCORE_RULE_VOID_ROUND' | 'SCORE_RULE_BANK_EXHAUSTED';
 export declare const ScoreRule: {
   readonly SCORE_RULE_UNSPECIFIED: 'SCORE_RULE_UNSPECIFIED';
   readonly SCORE_RULE_WIN: 'SCORE_RULE_WIN';
@@ -1272,6 +1280,15 @@ export declare const ScoreRule: {
   readonly SCORE_RULE_KAFA: 'SCORE_RULE_KAFA';
   readonly SCORE_RULE_ELIMINATED: 'SCORE_RULE_ELIMINATED';
   readonly SCORE_RULE_GAME_OVER: 'SCORE_RULE_GAME_OVER';
+  readonly SCORE_RULE_FINISHED: 'SCORE_RULE_FINISHED';
+  readonly SCORE_RULE_REMAINING_TILES: 'SCORE_RULE_REMAINING_TILES';
+  readonly SCORE_RULE_NEVER_OPENED: 'SCORE_RULE_NEVER_OPENED';
+  readonly SCORE_RULE_ONE_TURN_FINISH: 'SCORE_RULE_ONE_TURN_FINISH';
+  readonly SCORE_RULE_PAIRS_OPENER: 'SCORE_RULE_PAIRS_OPENER';
+  readonly SCORE_RULE_PENALTY: 'SCORE_RULE_PENALTY';
+  readonly SCORE_RULE_OKEY_IN_HAND: 'SCORE_RULE_OKEY_IN_HAND';
+  readonly SCORE_RULE_VOID_ROUND: 'SCORE_RULE_VOID_ROUND';
+  readonly SCORE_RULE_BANK_EXHAUSTED: 'SCORE_RULE_BANK_EXHAUSTED';
 };
 
 /** How a table keeps score over a game (docs/rules.md §9). */
