@@ -172,7 +172,11 @@ def test_rules_3_run_12_13_1_and_the_option_that_forbids_it(check):
     assert "run  R12 R13 R1" in meld_lines(allowed.stdout)
     assert forbidden.returncode == 0, forbidden.stderr
     assert forbidden.stdout.splitlines()[0] == "not winning"
-    assert okey_101.stdout.splitlines()[0] == "not winning"
+    # CheckHand judges classic hands only: Okey 101 racks go to `okey hand opening`.
+    assert okey_101.returncode == 2, okey_101.stderr
+    assert okey_101.stdout == ""
+    assert "preset" in okey_101.stderr
+    assert "BestOpening" in okey_101.stderr
 
 
 # --- 15 tiles -----------------------------------------------------------------

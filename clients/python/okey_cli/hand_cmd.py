@@ -1,4 +1,9 @@
-"""`okey hand check`: asks HandService/CheckHand about 14 or 15 tiles and prints the verdict."""
+"""`okey hand check` and `okey hand opening`: HandService's CheckHand and BestOpening.
+
+`check` asks about 14 or 15 tiles of classic Okey and prints the verdict;
+`opening` asks about an Okey 101 rack (up to 22 tiles) and prints its best
+opening by melds and by pairs.
+"""
 
 from __future__ import annotations
 
@@ -37,7 +42,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     wild.add_argument("--indicator", metavar="TILE", help="the face-up indicator, e.g. R4")
     wild.add_argument("--okey", metavar="TILE", help="the okey (wild) itself, e.g. R5")
     check.add_argument(
-        "--preset", default="", help='ruleset preset: "classic" (default), "okey.gg", "101"'
+        "--preset",
+        default="",
+        help='ruleset preset: "classic" (default) or "okey.gg" (Okey 101: `okey hand opening`)',
     )
     for name, meaning in _RULE_OPTIONS.items():
         check.add_argument(
@@ -58,6 +65,46 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     rpc.add_server_options(check)
     check.set_defaults(func=run_check)
+    _register_opening(commands)
+
+
+# The options that matter to an Okey 101 opening (docs/okey101.md).
+_OPENING_OPTIONS = {
+    "runs_13_to_1": "may a run continue 12-13-1 (off in Okey 101)",
+    "wild_pairs": "may the two okeys pair with each other",
+}
+
+
+def _register_opening(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    opening = commands.add_parser(
+        "opening",
+        help="Okey 101: the best opening of a rack (melds worth 101, or 5 pairs)",
+        description=(
+            "Asks HandService/BestOpening for an Okey 101 rack of up to 22 tiles (R7, Y13, "
+            "B1, K12, F, as separate words or one quoted string): the sets and runs worth "
+            "the most and whether they reach the 101 points it takes to open, and the most "
+            "pairs and whether they reach 5."
+        ),
+    )
+    opening.add_argument("tiles", nargs="+", metavar="TILE", help="the rack, e.g. R1 R2 R3 ...")
+    wild = opening.add_mutually_exclusive_group(required=True)
+    wild.add_argument("--indicator", metavar="TILE", help="the face-up indicator, e.g. R4")
+    wild.add_argument("--okey", metavar="TILE", help="the okey (wild) itself, e.g. R5")
+    opening.add_argument("--preset", default="", help='ruleset preset (default "101")')
+    for name, meaning in _OPENING_OPTIONS.items():
+        opening.add_argument(
+            f"--{name.replace('_', '-')}",
+            action=argparse.BooleanOptionalAction,
+            default=None,
+            help=f"{meaning} (default: the preset's)",
+        )
+    opening.add_argument(
+        "--json",
+        action="store_true",
+        help="print the BestOpening response as proto3 JSON, every field included",
+    )
+    rpc.add_server_options(opening)
+    opening.set_defaults(func=run_opening)
 
 
 def notation(words: list[str]) -> str:
@@ -97,3 +144,51 @@ def run_check(args: argparse.Namespace) -> int:
         lambda: render.hand_text(response, tile_count(request.hand_notation), painter),
     )
     return EXIT_OK
+
+
+def build_opening_request(args: argparse.Namespace) -> hand_pb2.BestOpeningRequest:
+    request = hand_pb2.BestOpeningRequest(preset=args.preset, hand_notation=notation(args.tiles))
+    if args.indicator is not None:
+        request.indicator_notation = args.indicator
+    else:
+        request.okey_notation = args.okey
+    for name in _OPENING_OPTIONS:
+        value = getattr(args, name)
+        if value is not None:
+            setattr(request.ruleset, name, value)
+    return request
+
+
+def run_opening(args: argparse.Namespace) -> int:
+    request = build_opening_request(args)
+    address = rpc.server_address(args)
+    response = rpc.unary(
+        address, args.timeout, hand_pb2_grpc.HandServiceStub, "BestOpening", request
+    )
+    painter = render.Painter(render.wants_colour(sys.stdout))
+    rpc.print_answer(response, args.json, lambda: opening_text(response, painter))
+    return EXIT_OK
+
+
+# The thresholds to open in Okey 101, as the server applies them (hand.proto).
+OPENING_VALUE = 101
+OPENING_PAIRS = 5
+
+
+def opening_text(response: hand_pb2.BestOpeningResponse, painter: render.Painter) -> str:
+    """The melds first (value, whether they open, the melds, what is left), then the pairs."""
+    verdict = "opens" if response.opens else "does not open"
+    okeys = response.okeys_used
+    with_okeys = f", {okeys} okey{'' if okeys == 1 else 's'} used" if okeys else ""
+    lines = [
+        f"melds: {response.value} points{with_okeys}: {verdict} ({OPENING_VALUE} needed)",
+        f"indicator {painter.tile(response.indicator)}, okey {painter.tile(response.okey)}",
+    ]
+    lines += render.arrangement_lines(response.arrangement, painter)
+    left = " ".join(painter.tile(tile) for tile in response.unused) or "nothing"
+    lines.append(f"left on the rack: {left}")
+    pairs = response.pairs
+    verdict = "opens" if pairs.opens else "does not open"
+    lines.append(f"pairs: {pairs.count}: {verdict} ({OPENING_PAIRS} needed)")
+    lines += render.arrangement_lines(pairs.arrangement, painter)
+    return "\n".join(lines)
