@@ -3,7 +3,9 @@
 hand_bench: hand checks per second in-process; rpc_bench: CheckHand RPCs per
 second against the server's health Check; deal_bench: deals per second;
 game_bench: ApplyMove, LegalMoves and PlayerView RPCs per second on a
-mid-round state against the health Check, and the signed state's size. Each
+mid-round state against the health Check, and the signed state's size;
+opening_bench: Okey 101 BestOpening per rack in-process (median, p99) and
+its RPC against the health Check. Each
 is a bounded run (counts and time budgets fixed in its module). A benchmark
 module that is missing is skipped with a note; one that fails is reported and
 the others still run; the exit status is 1 if any failed.
@@ -18,7 +20,7 @@ import traceback
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
-BENCHMARKS = ("hand_bench", "rpc_bench", "deal_bench", "game_bench")
+BENCHMARKS = ("hand_bench", "rpc_bench", "deal_bench", "game_bench", "opening_bench")
 
 
 def main() -> int:

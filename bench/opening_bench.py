@@ -1,0 +1,283 @@
+"""Okey 101 BestOpening: per-rack time in-process, and the RPC against the health Check.
+
+Run alone with `python bench/opening_bench.py`, or through bench/run.py,
+which calls `run()`.
+
+In-process: `okey_rules.opening.best_openings` (the melds and the pairs,
+what the RPC computes) on two seeded corpora of RACKS racks each, one rack
+at a time, wall-clock per rack with the garbage collector paused: racks as
+a 101 deal gives them (21 tiles, the dealer's 22; `deal` with the 101
+preset) and racks built mostly from melds with okeys and false jokers among
+them (as a rack looks when its player is close to opening, where the search
+has the most to weigh). Each corpus is timed PASSES times after a warm-up
+on racks of other seeds; the pass with the lowest p99 is reported, every
+pass printed.
+
+Over gRPC: an okey-server subprocess driven the way rpc_bench drives it
+(same client, IN_FLIGHT calls outstanding, the same number of calls of
+each kind in interleaved rounds, requests serialized up front and answers
+left undecoded), BestOpening on the dealt racks (tiles as Tile messages,
+and as notation) against the same server's health Check. Read the ratio
+and the server CPU per call, not the absolute rates: the 2-core machine is
+shared and the Python client burns most of a core.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # rpc_bench.py, when run as a script
+
+import rpc_bench
+from rpc_bench import BASELINE, HEALTH_CHECK, Tally, drive, server_cpu_s
+
+RACKS = 1_000
+PASSES = 3
+# Corpus seeds per use, so that no two uses share a rack.
+SEEDS = {"dealt": 1, "built": 2, "warm-up": 3, "rpc notation": 4}
+IN_FLIGHT = rpc_bench.IN_FLIGHT
+ROUNDS = 10
+CALLS_PER_ROUND = 300
+WARM_UP_CALLS = 300
+CHECKED_ANSWERS = 100
+CALL_TIMEOUT_S = rpc_bench.CALL_TIMEOUT_S
+BEST_OPENING = "/okey.v1.HandService/BestOpening"
+PLAYERS = 4
+
+Rack = tuple[list[Any], Any]  # (tiles, okey) as okey_rules Tiles
+
+
+def dealt_racks(count: int, seed: int) -> list[Rack]:
+    """Racks of Okey 101 deals from seeds ``opening-bench-{seed}-{i}``: seat i % 4, dealer 0."""
+    from okey_rules import preset
+    from okey_rules.deal import deal
+    from okey_rules.tiles import TILE_OF_CODE
+
+    rules = preset("101")
+    racks = []
+    for index in range(count):
+        dealt = deal(rules, seed=f"opening-bench-{seed}-{index}")
+        rack = dealt.racks[index % PLAYERS]
+        racks.append(([TILE_OF_CODE[code] for code in rack], dealt.okey))
+    return racks
+
+
+def built_racks(count: int, seed: int) -> list[Rack]:
+    """Racks of 21 or 22 tiles made mostly of sets and runs, up to two okeys, the rest random.
+
+    Every rack is one a table can deal: two copies of a face at most, one
+    copy of the indicator's face.
+    """
+    from okey_rules.tiles import FALSE_JOKER_FACE, NUMBERS, TILE_OF_CODE, indicator_for, okey_for
+
+    rng = random.Random(seed)
+    racks: list[Rack] = []
+    while len(racks) < count:
+        okey = okey_for(TILE_OF_CODE[rng.randrange(52)])
+        size = rng.choice((21, 22))
+        faces: list[int] = []
+        while len(faces) < size - rng.randrange(0, 6):
+            if rng.random() < 0.4:
+                number = rng.randrange(NUMBERS)
+                faces += [c * NUMBERS + number for c in rng.sample(range(4), rng.choice((3, 4)))]
+            else:
+                colour, length = rng.randrange(4), rng.randrange(3, 7)
+                start = rng.randrange(0, NUMBERS - length + 1)
+                faces += [colour * NUMBERS + start + i for i in range(length)]
+        faces = faces[:size]
+        while len(faces) < size:
+            faces.append(rng.randrange(FALSE_JOKER_FACE + 1))
+        # A natural of the okey's face is played by a false joker; then 0-2 okeys.
+        faces = [FALSE_JOKER_FACE if f == okey.face else f for f in faces]
+        for _ in range(rng.choice((0, 1, 1, 2))):
+            faces[rng.randrange(size)] = okey.face
+        counts = [faces.count(face) for face in range(FALSE_JOKER_FACE + 1)]
+        if max(counts) > 2 or counts[indicator_for(okey).face] > 1:
+            continue
+        seen = [0] * (FALSE_JOKER_FACE + 1)
+        tiles = []
+        for face in faces:
+            tiles.append(TILE_OF_CODE[face + (FALSE_JOKER_FACE + 1) * seen[face]])
+            seen[face] += 1
+        racks.append((tiles, okey))
+    return racks
+
+
+def opening_requests(racks: Sequence[Rack], as_notation: bool) -> list[Any]:
+    """BestOpeningRequest messages (no preset: Okey 101), tiles and okey as messages or notation."""
+    from okey.v1 import hand_pb2, tile_pb2
+    from okey_rules.tiles import format_tile, format_tiles
+
+    def message(tile: Any) -> Any:
+        if tile.color is None:
+            return tile_pb2.Tile(false_joker=True, copy=tile.copy)
+        return tile_pb2.Tile(color=int(tile.color) + 1, number=tile.number, copy=tile.copy)
+
+    if as_notation:
+        return [
+            hand_pb2.BestOpeningRequest(
+                hand_notation=format_tiles(tiles), okey_notation=format_tile(okey)
+            )
+            for tiles, okey in racks
+        ]
+    return [
+        hand_pb2.BestOpeningRequest(
+            hand=tile_pb2.TileList(tiles=[message(t) for t in tiles]), okey=message(okey)
+        )
+        for tiles, okey in racks
+    ]
+
+
+# --- in-process -----------------------------------------------------------------
+
+
+def _latencies(racks: Sequence[Rack], work: Callable[[Rack], object]) -> list[int]:
+    """Per-rack wall-clock ns (GC paused), sorted."""
+    latencies = []
+    clock = time.perf_counter_ns
+    gc.disable()
+    try:
+        for rack in racks:
+            started = clock()
+            work(rack)
+            latencies.append(clock() - started)
+    finally:
+        gc.enable()
+    latencies.sort()
+    return latencies
+
+
+def _ms(latencies: list[int], q: float) -> float:
+    return latencies[min(len(latencies) - 1, int(len(latencies) * q))] / 1e6
+
+
+def in_process() -> None:
+    from okey_rules import preset
+    from okey_rules.opening import best_openings
+
+    rules = preset("101")
+
+    def work(rack: Rack) -> object:
+        return best_openings(rack[0], rack[1], rules)
+
+    print(f"== BestOpening in-process (best_openings: melds and pairs), {RACKS:,} racks ==")
+    for rack in dealt_racks(RACKS // 4, SEEDS["warm-up"]) + built_racks(RACKS // 4, 99):
+        work(rack)
+    print(f"{'corpus':38} {'median ms':>9} {'p99 ms':>8} {'max ms':>8} {'racks/s':>8}  opens")
+    corpora = {
+        "dealt (101 deals: 21, the dealer 22)": dealt_racks(RACKS, SEEDS["dealt"]),
+        "built from melds (0-2 okeys)": built_racks(RACKS, SEEDS["built"]),
+    }
+    for name, racks in corpora.items():
+        passes = [_latencies(racks, work) for _ in range(PASSES)]
+        best = min(passes, key=lambda latencies: _ms(latencies, 0.99))
+        rate = len(best) / (sum(best) / 1e9)
+        opens = sum(best_openings(tiles, okey, rules)[0].opens for tiles, okey in racks)
+        print(
+            f"{name:38} {_ms(best, 0.5):9.3f} {_ms(best, 0.99):8.3f} {best[-1] / 1e6:8.2f}"
+            f" {rate:8,.0f}  {opens / len(racks):.0%} by melds"
+        )
+        print(
+            f"{'':38} passes: median {' '.join(f'{_ms(p, 0.5):.3f}' for p in passes)} ms,"
+            f" p99 {' '.join(f'{_ms(p, 0.99):.3f}' for p in passes)} ms"
+        )
+
+
+# --- over gRPC ------------------------------------------------------------------
+
+
+def _check_answers(channel: Any, racks: Sequence[Rack]) -> None:
+    """The server's openings of `racks` (both request forms) are the engine's."""
+    from okey.v1 import hand_pb2_grpc
+    from okey_rules.opening import best_openings
+
+    stub = hand_pb2_grpc.HandServiceStub(channel)
+    for as_notation in (False, True):
+        for (tiles, okey), request in zip(
+            racks, opening_requests(racks, as_notation), strict=True
+        ):
+            answer = stub.BestOpening(request, timeout=CALL_TIMEOUT_S)
+            melds, pairs = best_openings(tiles, okey)
+            if (answer.value, answer.pairs.count) != (melds.value, pairs.count):
+                raise AssertionError(f"server says {answer.summary!r} for {request}")
+
+
+def measure(address: str, pid: int, rounds: int = ROUNDS) -> dict[str, Tally]:
+    """Interleaved rounds of the health Check and BestOpening (both request forms)."""
+    import grpc
+    from grpc_health.v1 import health_pb2
+
+    calls = rounds * CALLS_PER_ROUND
+    dealt = dealt_racks(RACKS, SEEDS["dealt"])
+    others = dealt_racks(RACKS, SEEDS["rpc notation"])
+    # The racks cycle when more calls are made than there are racks.
+    health = health_pb2.HealthCheckRequest().SerializeToString()
+    batches: dict[str, tuple[str, list[bytes]]] = {BASELINE: (HEALTH_CHECK, [health] * calls)}
+    for name, racks, as_notation in (("messages", dealt, False), ("notation", others, True)):
+        requests = [r.SerializeToString() for r in opening_requests(racks, as_notation)]
+        batches[f"BestOpening, tiles as {name}"] = (
+            BEST_OPENING, [requests[i % len(requests)] for i in range(calls)]
+        )
+    warm_up_racks = dealt_racks(WARM_UP_CALLS, SEEDS["warm-up"])
+    warm_up = [r.SerializeToString() for r in opening_requests(warm_up_racks, False)]
+
+    with grpc.insecure_channel(address, options=rpc_bench.CHANNEL_OPTIONS) as channel:
+        grpc.channel_ready_future(channel).result(timeout=rpc_bench.START_TIMEOUT_S)
+        _check_answers(channel, warm_up_racks[:CHECKED_ANSWERS])
+        methods = {
+            path: channel.unary_unary(path, request_serializer=None, response_deserializer=None)
+            for path in (HEALTH_CHECK, BEST_OPENING)
+        }
+        drive(methods[HEALTH_CHECK], [health] * WARM_UP_CALLS, IN_FLIGHT)
+        drive(methods[BEST_OPENING], warm_up, IN_FLIGHT)
+        tallies = {name: Tally() for name in batches}
+        names = list(batches)
+        for round_index in range(rounds):
+            # Rotate the order each round so no kind always runs first or last.
+            shift = round_index % len(names)
+            for name in names[shift:] + names[:shift]:
+                path, requests = batches[name]
+                first = round_index * CALLS_PER_ROUND
+                chunk = requests[first : first + CALLS_PER_ROUND]
+                server_before, client_before = server_cpu_s(pid), time.process_time()
+                started = time.perf_counter()
+                failures = drive(methods[path], chunk, IN_FLIGHT)
+                elapsed = time.perf_counter() - started
+                tally = tallies[name]
+                tally.calls += len(chunk)
+                tally.seconds += elapsed
+                tally.server_cpu_s += server_cpu_s(pid) - server_before
+                tally.client_cpu_s += time.process_time() - client_before
+                tally.failures += failures
+    return tallies
+
+
+def over_grpc(server_args: Sequence[str] = ()) -> None:
+    calls = ROUNDS * CALLS_PER_ROUND
+    with tempfile.NamedTemporaryFile(prefix="okey-opening-bench-", suffix=".log") as log:
+        process, startup = rpc_bench.start_server(log, server_args)
+        print(
+            f"== BestOpening over gRPC: okey-server subprocess (log level info), {IN_FLIGHT} "
+            f"calls in flight, {calls:,} calls of each kind in {ROUNDS} interleaved rounds =="
+        )
+        try:
+            tallies = measure(f"127.0.0.1:{startup['port']}", process.pid)
+        finally:
+            rpc_bench.stop_server(process)
+    rpc_bench.report(tallies)
+
+
+def run(server_args: Sequence[str] = ()) -> None:
+    in_process()
+    over_grpc(server_args)
+
+
+if __name__ == "__main__":
+    run(sys.argv[1:])
