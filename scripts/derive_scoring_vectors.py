@@ -551,6 +551,11 @@ def ruleset_of(r: Ruleset) -> Json:
         "countdownWinners": r.countdown_winners,
         "gameRounds": r.game_rounds,
         "exhaustionScoresTiles": r.exhaustion_scores_tiles,
+        "progressiveOpening": r.progressive_opening,
+        "riziko": r.riziko,
+        "okeyRetrieval": r.okey_retrieval,
+        "layOffCap": r.lay_off_cap,
+        "partnershipWaiver": r.partnership_waiver,
     }
 
 
@@ -584,6 +589,11 @@ def preset_ruleset(
         "countdownWinners": countdown_winners,
         "gameRounds": 0,
         "exhaustionScoresTiles": True,
+        "progressiveOpening": False,
+        "riziko": False,
+        "okeyRetrieval": False,
+        "layOffCap": False,
+        "partnershipWaiver": False,
     }
 
 

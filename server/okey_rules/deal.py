@@ -149,6 +149,7 @@ def _informal(
     seed: str,
     below: Callable[[int], int],
 ) -> Deal:
+    turned_up_false_joker = order[0] % FACES == FALSE_JOKER_FACE
     indicator, rest = _turn_up_indicator(order, below)
     if rules.game is Game.OKEY_101:
         # The dealer is served first and starts (the Japanese rules text, Okey 101).
@@ -166,7 +167,7 @@ def _informal(
     if rules.indicator_drawable_last:
         wall.append(indicator)
     return Deal(seed, rules, DealMethod.INFORMAL, players, dealer, first, indicator,
-                tuple(racks), tuple(wall))
+                tuple(racks), tuple(wall), false_joker_turned_up=turned_up_false_joker)
 
 
 def _turn_up_indicator(order: list[int], below: Callable[[int], int]) -> tuple[int, list[int]]:

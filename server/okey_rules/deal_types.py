@@ -62,6 +62,8 @@ class Deal:
     racks: tuple[tuple[int, ...], ...]  # per seat, codes in the order dealt
     wall: tuple[int, ...]  # codes in draw order: wall[0] is drawn next
     formal: FormalProcedure | None = None
+    # A false joker was turned up as the indicator and put back (Okey 101 riziko).
+    false_joker_turned_up: bool = False
 
     @property
     def game(self) -> Game:

@@ -58,7 +58,12 @@ def start_round_101(dealt: Deal, *, deal_id: str = "", round_number: int = 1) ->
         phase=Phase101.FIRST_DISCARD,
         deal_id=deal_id,
         round=round_number,
+        riziko=dealt.rules.riziko and dealt.false_joker_turned_up,
     )
+
+
+LAY_OFF_CAP = 2  # §10.8: tiles per meld end per turn
+RETRIEVAL = 3  # LayAction.side of an okey retrieval (§10.8), which is final
 
 
 def tile_value(face: int) -> int:
@@ -308,14 +313,14 @@ def _resolved(
 
 
 def _laid(state: State101, move: Move101, table: tuple[TableMeld, ...], codes: list[int],
-          events: list[Event101], **seat_changes: object) -> Result101:
+          events: list[Event101], *, side: int = 0, **seat_changes: object) -> Result101:
     """Moves `codes` from the rack to the table, remembering how to take it back."""
     seat = state.turn
     rack = list(state.seats[seat].rack)
     for code in codes:
         rack.remove(code)
     meld = move.meld if move.kind is Move101Kind.LAY_OFF else len(state.table)
-    action = LayAction(move.kind, meld, tuple(codes), state.seats[seat].opened)
+    action = LayAction(move.kind, meld, tuple(codes), state.seats[seat].opened, side)
     seats = _seat(state, seat, rack=tuple(rack), **seat_changes)
     return _moved(state, events, seats=seats, table=table, laid=(*state.laid, action))
 
@@ -332,8 +337,9 @@ def _open(state: State101, move: Move101) -> Result101:
     if _taken_pending(state) and state.taken not in codes:
         return _illegal(Illegal101.TAKEN_DISCARD_NOT_USED,
                         "the discard taken this turn must be part of the opening")
-    enough = (len(melds) >= OPENING_PAIRS if move.pairs
-              else sum(meld.value for meld in melds) >= OPENING_POINTS)
+    value = sum(meld.value for meld in melds)
+    enough = (len(melds) >= pairs_needed(state) if move.pairs
+              else value >= points_needed(state))
     if not enough:
         # §10.5: the tiles go back to the rack and the seat pays the penalty.
         return _penalised(state, seat, Penalty.FAILED_OPENING, [])
@@ -343,9 +349,29 @@ def _open(state: State101, move: Move101) -> Result101:
     result = _laid(state, move, table, codes, [event], opened=opened,
                    opened_on_move=state.move_number)
     assert result.state is not None
+    best = (
+        {"best_pairs": max(state.best_pairs, len(melds))} if move.pairs
+        else {"best_opening": max(state.best_opening, value)}
+    )
+    result = result._replace(state=replace(result.state, **best))  # type: ignore[arg-type]
+    assert result.state is not None
     if all(s.opened is Opened.PAIRS for s in result.state.seats):
         return _void(result)
     return result
+
+
+def points_needed(state: State101) -> int:
+    """§10.2: 101 points; §10.8 progressive opening: more than the best opening so far."""
+    if state.rules.progressive_opening and state.best_opening:
+        return max(OPENING_POINTS, state.best_opening + 1)
+    return OPENING_POINTS
+
+
+def pairs_needed(state: State101) -> int:
+    """§10.2: five pairs; §10.8 progressive opening: one more than the most so far."""
+    if state.rules.progressive_opening and state.best_pairs:
+        return max(OPENING_PAIRS, state.best_pairs + 1)
+    return OPENING_PAIRS
 
 
 def _void(result: Result101) -> Result101:
@@ -406,15 +432,68 @@ def _lay_off(state: State101, move: Move101) -> Result101:
     if not 0 <= move.meld < len(state.table):
         return _illegal(Illegal101.NO_SUCH_MELD,
                         f"there is no meld {move.meld} on the table ({len(state.table)} laid)")
-    grown = extended(state.table[move.meld], code, move.face, state.okey,
-                     state.rules.runs_13_to_1)
+    target = state.table[move.meld]
+    if state.rules.okey_retrieval:
+        retrieved = _retrieval(state, target, code)
+        if retrieved is not None:
+            return _retrieve(state, move, retrieved)
+    grown = extended(target, code, move.face, state.okey, state.rules.runs_13_to_1)
     if grown is None:
         return _illegal(Illegal101.CANNOT_LAY_OFF,
                         f"{format_tile(TILE_OF_CODE[code])} does not fit meld {move.meld}")
+    side = _side(target, grown, code)
+    if state.rules.lay_off_cap and sum(
+        action.kind is Move101Kind.LAY_OFF and action.meld == move.meld and action.side == side
+        for action in state.laid
+    ) >= LAY_OFF_CAP:
+        return _illegal(Illegal101.LAY_OFF_CAP_REACHED,
+                        f"{LAY_OFF_CAP} tiles were laid off onto that end of meld {move.meld}"
+                        " this turn already")
     table = list(state.table)
     table[move.meld] = grown
     event = Event101(Event101Kind.LAID_OFF, seat, (code,), meld=move.meld)
-    return _laid(state, move, tuple(table), [code], [event])
+    return _laid(state, move, tuple(table), [code], [event], side=side)
+
+
+def _side(before: TableMeld, grown: TableMeld, code: int) -> int:
+    """Which end of a run a lay-off extended (1 low, 2 high); 0 for a set."""
+    if before.kind is not MeldKind.RUN:
+        return 0
+    return 1 if grown.tiles[0].code == code else 2
+
+
+def _retrieval(state: State101, meld: TableMeld, code: int) -> int | None:
+    """§10.8 okey retrieval: the index in `meld` of an okey standing for this natural tile."""
+    face = _face_of(code, state.okey)
+    if face is None:
+        return None
+    for index, laid in enumerate(meld.tiles):
+        if laid.face == face and is_wild(TILE_OF_CODE[laid.code], state.okey):
+            return index
+    return None
+
+
+def _retrieve(state: State101, move: Move101, index: int) -> Result101:
+    """The tile takes the okey's place; the okey goes to the rack. Not taken back."""
+    seat = state.turn
+    code = move.tile
+    assert code is not None
+    meld = state.table[move.meld]
+    okey_code = meld.tiles[index].code
+    tiles = list(meld.tiles)
+    tiles[index] = Laid(code, tiles[index].face)
+    table = list(state.table)
+    table[move.meld] = replace(meld, tiles=tuple(tiles))
+    rack = [c for c in state.seats[seat].rack if c != code] + [okey_code]
+    events = [
+        Event101(Event101Kind.LAID_OFF, seat, (code,), meld=move.meld),
+        Event101(Event101Kind.RETRIEVED_OKEY, seat, (okey_code,), meld=move.meld),
+    ]
+    # A retrieval is final: TAKE_BACK refuses it, and with it this turn's earlier
+    # laying moves (only the last may ever come back).
+    action = LayAction(move.kind, move.meld, (code,), state.seats[seat].opened, RETRIEVAL)
+    return _moved(state, events, seats=_seat(state, seat, rack=tuple(rack)),
+                  table=tuple(table), laid=(*state.laid, action))
 
 
 def _take_back(state: State101, _move: Move101) -> Result101:
@@ -423,6 +502,9 @@ def _take_back(state: State101, _move: Move101) -> Result101:
         return _illegal(Illegal101.NOTHING_TO_TAKE_BACK, "nothing was laid this turn")
     seat = state.turn
     action = state.laid[-1]
+    if action.side == RETRIEVAL:
+        return _illegal(Illegal101.NOTHING_TO_TAKE_BACK,
+                        "an okey retrieval is final: nothing laid before it comes back")
     rack = (*state.seats[seat].rack, *action.codes)
     seats = _seat(state, seat, rack=rack, opened=action.opened_before)
     if action.kind is Move101Kind.LAY_OFF:

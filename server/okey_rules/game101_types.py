@@ -52,6 +52,7 @@ class Illegal101(enum.Enum):
     PAIRS_OPENER_LAYS_NO_MELDS = "pairs opener lays no melds"
     MUST_KEEP_A_TILE = "must keep a tile to discard"
     DISCARD_PILE_EMPTY = "discard pile empty"
+    LAY_OFF_CAP_REACHED = "lay-off cap reached"
 
 
 class Penalty(enum.Enum):
@@ -76,6 +77,7 @@ class Event101Kind(enum.Enum):
     ROUND_FINISHED = "round finished"
     ROUND_EXHAUSTED = "bank exhausted"
     ROUND_VOID = "round void"
+    RETRIEVED_OKEY = "retrieved an okey"
 
 
 class Laid(NamedTuple):
@@ -113,6 +115,7 @@ class LayAction(NamedTuple):
     meld: int
     codes: tuple[int, ...]  # the tiles it laid
     opened_before: Opened | None
+    side: int = 0  # a lay-off onto a run: 1 its low end, 2 its high end; 3 a retrieval
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +141,9 @@ class State101:
     taken: int | None = None  # the discard taken this turn, until it is laid
     laid: tuple[LayAction, ...] = ()  # this turn's laying moves, oldest first
     turn_start: int = 0  # the move number the turn began with (its draw)
+    best_opening: int = 0  # §10.8 progressive opening: the best melds opening's points
+    best_pairs: int = 0  # ... and the most pairs opened with
+    riziko: bool = False  # §10.8: a false joker was turned up at the deal, with riziko on
     deal_id: str = ""
     round: int = 1
     outcome: Outcome101 | None = None

@@ -89,6 +89,12 @@ class Ruleset:
     game_rounds: int  # 0: no fixed number of rounds
     # §10.7: Okey 101, the bank run out: remaining tiles are scored (or nothing is).
     exhaustion_scores_tiles: bool
+    # §10.8: Okey 101 variants of online tables, all off by default.
+    progressive_opening: bool  # each later opening must beat the best so far
+    riziko: bool  # a false joker turned up as indicator doubles the round's points
+    okey_retrieval: bool  # an opened seat takes a table okey by laying its tile
+    lay_off_cap: bool  # at most 2 tiles laid off per meld end per turn
+    partnership_waiver: bool  # the finisher's partner pays no tiles
 
     def __init__(
         self,
@@ -111,6 +117,11 @@ class Ruleset:
         countdown_winners: int = 2,
         game_rounds: int = 0,
         exhaustion_scores_tiles: bool = True,
+        progressive_opening: bool = False,
+        riziko: bool = False,
+        okey_retrieval: bool = False,
+        lay_off_cap: bool = False,
+        partnership_waiver: bool = False,
     ) -> None:
         if move_timer_seconds != 0 and not (
             MIN_MOVE_TIMER_SECONDS <= move_timer_seconds <= MAX_MOVE_TIMER_SECONDS
@@ -160,6 +171,11 @@ class Ruleset:
         set_field(self, "countdown_winners", countdown_winners)
         set_field(self, "game_rounds", game_rounds)
         set_field(self, "exhaustion_scores_tiles", exhaustion_scores_tiles)
+        set_field(self, "progressive_opening", progressive_opening)
+        set_field(self, "riziko", riziko)
+        set_field(self, "okey_retrieval", okey_retrieval)
+        set_field(self, "lay_off_cap", lay_off_cap)
+        set_field(self, "partnership_waiver", partnership_waiver)
 
     def with_overrides(self, **overrides: Any) -> Ruleset:
         """A copy with the given options replaced; unknown names are invalid input.

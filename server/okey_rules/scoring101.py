@@ -91,10 +91,24 @@ def score_round_101(state: State101, table: Table | None, field: str = "round.st
                                "the bank ran out with nobody finished"))
     pairs_finisher = finisher is not None and state.seats[finisher].opened is Opened.PAIRS
     tiles_count = finisher is not None or rules.exhaustion_scores_tiles
+    # §10.8 riziko: every point the round costs doubles (not the finisher's -101).
+    costs = DOUBLE if state.riziko else 1
+    if state.riziko:
+        lines.append(ScoreLine(ScoreRule.RIZIKO, 0, DOUBLE, (),
+                               "riziko: a false joker was turned up at the deal: costs x2"))
+    waived = (
+        partner(finisher)
+        if finisher is not None and rules.partnership and rules.partnership_waiver
+        else None
+    )
     for seat, held in enumerate(state.seats):
         if seat == finisher or not tiles_count:
             continue
-        factor = everything
+        if seat == waived:
+            lines.append(ScoreLine(ScoreRule.PARTNER_WAIVED, seat, 0, (),
+                                   f"seat {seat} is the finisher's partner: its tiles are free"))
+            continue
+        factor = everything * costs
         why = []
         if pairs_finisher:
             factor *= DOUBLE
@@ -112,12 +126,12 @@ def score_round_101(state: State101, table: Table | None, field: str = "round.st
         add(rule, seat, points, f"seat {seat} {what}{doubled}: {points}")
     for seat, held in enumerate(state.seats):
         for penalty in held.penalties:
-            add(ScoreRule.PENALTY, seat, PENALTY_POINTS,
-                f"seat {seat}: penalty, {penalty.value}: {PENALTY_POINTS}")
+            add(ScoreRule.PENALTY, seat, PENALTY_POINTS * costs,
+                f"seat {seat}: penalty, {penalty.value}: {PENALTY_POINTS * costs}")
         if held.opened is not None and seat != finisher:
             for _ in range(okeys_in_rack(state, seat)):
-                add(ScoreRule.OKEY_IN_HAND, seat, PENALTY_POINTS,
-                    f"seat {seat} holds an okey at the end: {PENALTY_POINTS}")
+                add(ScoreRule.OKEY_IN_HAND, seat, PENALTY_POINTS * costs,
+                    f"seat {seat} holds an okey at the end: {PENALTY_POINTS * costs}")
     return _finish(rules, before, deltas, lines)
 
 

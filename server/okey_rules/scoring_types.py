@@ -53,6 +53,8 @@ class ScoreRule(enum.Enum):
     OKEY_IN_HAND = "okey in hand"
     VOID_ROUND = "void round"
     BANK_EXHAUSTED = "bank exhausted"
+    RIZIKO = "riziko"
+    PARTNER_WAIVED = "partner waived"
 
 
 # The rules only Okey 101 rounds apply (docs/rules.md §10.7).
@@ -60,6 +62,7 @@ OKEY_101_SCORE_RULES = frozenset({
     ScoreRule.FINISHED, ScoreRule.REMAINING_TILES, ScoreRule.NEVER_OPENED,
     ScoreRule.ONE_TURN_FINISH, ScoreRule.PAIRS_OPENER, ScoreRule.PENALTY,
     ScoreRule.OKEY_IN_HAND, ScoreRule.VOID_ROUND, ScoreRule.BANK_EXHAUSTED,
+    ScoreRule.RIZIKO, ScoreRule.PARTNER_WAIVED,
 })
 CLASSIC_SCORE_RULES = frozenset(ScoreRule) - OKEY_101_SCORE_RULES
 

@@ -82,6 +82,7 @@ EVENT_TO_PROTO: dict[Event101Kind, int] = {
     Event101Kind.ROUND_FINISHED: game_pb2.EVENT_KIND_ROUND_WON,
     Event101Kind.ROUND_EXHAUSTED: game_pb2.EVENT_KIND_ROUND_DRAWN,
     Event101Kind.ROUND_VOID: game_pb2.EVENT_KIND_ROUND_VOID,
+    Event101Kind.RETRIEVED_OKEY: game_pb2.EVENT_KIND_RETRIEVED_OKEY,
 }
 # Events whose tiles go in `tile` (one tile) rather than `tiles`.
 _ONE_TILE = (
@@ -91,6 +92,7 @@ _ONE_TILE = (
     Event101Kind.LAID_OFF,
     Event101Kind.DISCARDED,
     Event101Kind.ROUND_FINISHED,
+    Event101Kind.RETRIEVED_OKEY,
 )
 
 
@@ -112,6 +114,9 @@ def fill_state_101(message: state_pb2.GameState, state: State101) -> None:
     message.first_seat = state.dealer
     message.taken = 0 if state.taken is None else state.taken + 1
     message.turn_start = state.turn_start
+    message.best_opening = state.best_opening
+    message.best_pairs = state.best_pairs
+    message.riziko = state.riziko
     for seat in state.seats:
         message.seats.add(
             rack=seat.rack,
@@ -133,6 +138,7 @@ def fill_state_101(message: state_pb2.GameState, state: State101) -> None:
             meld=action.meld,
             codes=action.codes,
             opened_before=OPENED_TO_PROTO[action.opened_before],
+            side=action.side,
         )
     if state.outcome is not None:
         fill_outcome_101(message.outcome, state.outcome)
@@ -178,10 +184,13 @@ def state_101_from_proto(message: state_pb2.GameState, rules: Ruleset, field: st
         taken=message.taken - 1 if message.taken else None,
         laid=tuple(
             LayAction(MOVE_TO_DOMAIN[a.kind], a.meld, tuple(a.codes),
-                      OPENED_TO_DOMAIN[a.opened_before])
+                      OPENED_TO_DOMAIN[a.opened_before], a.side)
             for a in message.laid
         ),
         turn_start=message.turn_start,
+        best_opening=message.best_opening,
+        best_pairs=message.best_pairs,
+        riziko=message.riziko,
         deal_id=message.deal_id,
         round=message.round,
         outcome=outcome,

@@ -7,6 +7,8 @@ Positions use the default indicator K13 (the okey is K1).
 
 from __future__ import annotations
 
+import dataclasses
+
 from game101_support import (
     after,
     arranged,
@@ -249,6 +251,16 @@ def test_discard_pile_empty_is_refused():
     assert not state.seats[0].discards
     refused = _refused(state, Move101(Move101Kind.TAKE_DISCARD, 1))
     assert refused is Illegal101.DISCARD_PILE_EMPTY
+
+
+def test_lay_off_cap_reached_is_refused():
+    """§10.8 option lay_off_cap: a third tile onto one end of a meld in one turn."""
+    state = arranged({1: "R8 R9 R10 K12"}, phase=Phase101.PLAY,
+                     table=[(1, "B1 B2 B3"), (2, "R5 R6 R7")])
+    state = dataclasses.replace(state, rules=state.rules.with_overrides(lay_off_cap=True))
+    state = after(state, lay_off(state, "R8", 1))
+    state = after(state, lay_off(state, "R9", 1))
+    assert _refused(state, lay_off(state, "R10", 1)) is Illegal101.LAY_OFF_CAP_REACHED
 
 
 def test_every_illegal_reason_has_its_own_test():

@@ -1,0 +1,41 @@
+"""An Okey 101 state survives the signed okey.v1.GameState unchanged (every field the
+engine keeps: table melds and the faces okeys stand for, this turn's laying moves, the
+taken discard, openings, penalties, the variants' fields, the outcome)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from game101_support import after, arranged, lay_off, take
+from okey_rules.errors import InvalidInputError
+from okey_rules.game101_types import Outcome101, Penalty, Phase101
+from okey_server.convert_state import any_state_from_proto, state_from_proto, state_to_proto
+
+KEY = b"state 101 round trip test key.."
+
+
+def test_a_mid_turn_101_state_round_trips():
+    state = arranged({1: "B4 Y7 K12"}, table=[(1, "B1 B2 B3"), (2, "R5 K1=R6 R7")],
+                     discards={0: "Y8"})
+    state = take(state)
+    state = after(state, lay_off(state, "B4", 0))
+    seats = list(state.seats)
+    seats[3] = dataclasses.replace(seats[3], penalties=(Penalty.FAILED_OPENING,))
+    state = dataclasses.replace(state, seats=tuple(seats), best_opening=120, best_pairs=6,
+                                riziko=True)
+    assert any_state_from_proto(state_to_proto(state, KEY), KEY) == state
+
+
+def test_a_finished_101_state_round_trips():
+    state = arranged({1: "B4"}, table=[(1, "B1 B2 B3")])
+    over = dataclasses.replace(state, phase=Phase101.ROUND_OVER,
+                               outcome=Outcome101("finished", 30, 1, True, True))
+    assert any_state_from_proto(state_to_proto(over, KEY), KEY) == over
+
+
+def test_a_101_state_is_refused_where_only_classic_states_are_taken():
+    message = state_to_proto(arranged(), KEY)
+    with pytest.raises(InvalidInputError) as caught:
+        state_from_proto(message, KEY)
+    assert caught.value.field == "state.ruleset.game"
