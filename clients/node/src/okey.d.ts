@@ -502,7 +502,7 @@ export interface Event {
 }
 
 /** What happened. */
-export type EventKind = 'EVENT_KIND_UNSPECIFIED' | 'EVENT_KIND_DREW_FROM_WALL' | 'EVENT_KIND_TOOK_DISCARD' | 'EVENT_KIND_DISCARDED' | 'EVENT_KIND_GOSTERME' | 'EVENT_KIND_TURN_TIMED_OUT' | 'EVENT_KIND_ROUND_WON' | 'EVENT_KIND_ROUND_DRAWN' | 'EVENT_KIND_RETURNED_DISCARD' | 'EVENT_KIND_OPENED' | 'EVENT_KIND_LAID_MELD' | 'EVENT_KIND_LAID_OFF' | 'EVENT_KIND_TOOK_BACK' | 'EVENT_KIND_PENALTY' | 'EVENT_KIND_ROUND_VOID';
+export type EventKind = 'EVENT_KIND_UNSPECIFIED' | 'EVENT_KIND_DREW_FROM_WALL' | 'EVENT_KIND_TOOK_DISCARD' | 'EVENT_KIND_DISCARDED' | 'EVENT_KIND_GOSTERME' | 'EVENT_KIND_TURN_TIMED_OUT' | 'EVENT_KIND_ROUND_WON' | 'EVENT_KIND_ROUND_DRAWN' | 'EVENT_KIND_RETURNED_DISCARD' | 'EVENT_KIND_OPENED' | 'EVENT_KIND_LAID_MELD' | 'EVENT_KIND_LAID_OFF' | 'EVENT_KIND_TOOK_BACK' | 'EVENT_KIND_PENALTY' | 'EVENT_KIND_ROUND_VOID' | 'EVENT_KIND_RETRIEVED_OKEY';
 export declare const EventKind: {
   readonly EVENT_KIND_UNSPECIFIED: 'EVENT_KIND_UNSPECIFIED';
   readonly EVENT_KIND_DREW_FROM_WALL: 'EVENT_KIND_DREW_FROM_WALL';
@@ -519,6 +519,7 @@ export declare const EventKind: {
   readonly EVENT_KIND_TOOK_BACK: 'EVENT_KIND_TOOK_BACK';
   readonly EVENT_KIND_PENALTY: 'EVENT_KIND_PENALTY';
   readonly EVENT_KIND_ROUND_VOID: 'EVENT_KIND_ROUND_VOID';
+  readonly EVENT_KIND_RETRIEVED_OKEY: 'EVENT_KIND_RETRIEVED_OKEY';
 };
 
 /** The procedure of a formal deal, step by step (docs/dealing.md). */
@@ -617,6 +618,15 @@ export interface GameState {
   /** Okey 101: the move number the current turn began with. */
   turnStart: number;
   /**
+   * Okey 101, option progressive_opening: the best melds opening's points
+   * so far.
+   */
+  bestOpening: number;
+  /** Okey 101, option progressive_opening: the most pairs opened with so far. */
+  bestPairs: number;
+  /** Okey 101, option riziko: a false joker was turned up at the deal. */
+  riziko: boolean;
+  /**
    * HMAC-SHA256 with the server's signing key over the bytes
    * "okey.v1.GameState\0" followed by the deterministic protobuf
    * serialization of this message with `mac` cleared. Every field is
@@ -636,7 +646,7 @@ export interface GostermeClaim {
 }
 
 /** Why a move is illegal. */
-export type IllegalReason = 'ILLEGAL_REASON_UNSPECIFIED' | 'ILLEGAL_REASON_ROUND_OVER' | 'ILLEGAL_REASON_NOT_YOUR_TURN' | 'ILLEGAL_REASON_MUST_DRAW_FIRST' | 'ILLEGAL_REASON_MUST_DISCARD_FIRST' | 'ILLEGAL_REASON_TILE_NOT_IN_RACK' | 'ILLEGAL_REASON_WALL_EMPTY' | 'ILLEGAL_REASON_WALL_NOT_EMPTY' | 'ILLEGAL_REASON_HAND_DOES_NOT_WIN' | 'ILLEGAL_REASON_GOSTERME_TOO_LATE' | 'ILLEGAL_REASON_GOSTERME_ALREADY_SHOWN' | 'ILLEGAL_REASON_GOSTERME_WITHOUT_TILE' | 'ILLEGAL_REASON_TURN_TIMED_OUT' | 'ILLEGAL_REASON_TURN_NOT_TIMED_OUT' | 'ILLEGAL_REASON_NOT_OPENED' | 'ILLEGAL_REASON_ALREADY_OPENED' | 'ILLEGAL_REASON_INVALID_MELD' | 'ILLEGAL_REASON_TAKEN_DISCARD_NOT_USED' | 'ILLEGAL_REASON_NO_DISCARD_TO_RETURN' | 'ILLEGAL_REASON_NOTHING_TO_TAKE_BACK' | 'ILLEGAL_REASON_NO_SUCH_MELD' | 'ILLEGAL_REASON_CANNOT_LAY_OFF' | 'ILLEGAL_REASON_PAIRS_OPENER_LAYS_NO_MELDS' | 'ILLEGAL_REASON_MUST_KEEP_A_TILE' | 'ILLEGAL_REASON_DISCARD_PILE_EMPTY';
+export type IllegalReason = 'ILLEGAL_REASON_UNSPECIFIED' | 'ILLEGAL_REASON_ROUND_OVER' | 'ILLEGAL_REASON_NOT_YOUR_TURN' | 'ILLEGAL_REASON_MUST_DRAW_FIRST' | 'ILLEGAL_REASON_MUST_DISCARD_FIRST' | 'ILLEGAL_REASON_TILE_NOT_IN_RACK' | 'ILLEGAL_REASON_WALL_EMPTY' | 'ILLEGAL_REASON_WALL_NOT_EMPTY' | 'ILLEGAL_REASON_HAND_DOES_NOT_WIN' | 'ILLEGAL_REASON_GOSTERME_TOO_LATE' | 'ILLEGAL_REASON_GOSTERME_ALREADY_SHOWN' | 'ILLEGAL_REASON_GOSTERME_WITHOUT_TILE' | 'ILLEGAL_REASON_TURN_TIMED_OUT' | 'ILLEGAL_REASON_TURN_NOT_TIMED_OUT' | 'ILLEGAL_REASON_NOT_OPENED' | 'ILLEGAL_REASON_ALREADY_OPENED' | 'ILLEGAL_REASON_INVALID_MELD' | 'ILLEGAL_REASON_TAKEN_DISCARD_NOT_USED' | 'ILLEGAL_REASON_NO_DISCARD_TO_RETURN' | 'ILLEGAL_REASON_NOTHING_TO_TAKE_BACK' | 'ILLEGAL_REASON_NO_SUCH_MELD' | 'ILLEGAL_REASON_CANNOT_LAY_OFF' | 'ILLEGAL_REASON_PAIRS_OPENER_LAYS_NO_MELDS' | 'ILLEGAL_REASON_MUST_KEEP_A_TILE' | 'ILLEGAL_REASON_DISCARD_PILE_EMPTY' | 'ILLEGAL_REASON_LAY_OFF_CAP_REACHED';
 export declare const IllegalReason: {
   readonly ILLEGAL_REASON_UNSPECIFIED: 'ILLEGAL_REASON_UNSPECIFIED';
   readonly ILLEGAL_REASON_ROUND_OVER: 'ILLEGAL_REASON_ROUND_OVER';
@@ -663,6 +673,7 @@ export declare const IllegalReason: {
   readonly ILLEGAL_REASON_PAIRS_OPENER_LAYS_NO_MELDS: 'ILLEGAL_REASON_PAIRS_OPENER_LAYS_NO_MELDS';
   readonly ILLEGAL_REASON_MUST_KEEP_A_TILE: 'ILLEGAL_REASON_MUST_KEEP_A_TILE';
   readonly ILLEGAL_REASON_DISCARD_PILE_EMPTY: 'ILLEGAL_REASON_DISCARD_PILE_EMPTY';
+  readonly ILLEGAL_REASON_LAY_OFF_CAP_REACHED: 'ILLEGAL_REASON_LAY_OFF_CAP_REACHED';
 };
 
 /** Okey 101: one tile of a meld being laid. */
@@ -687,6 +698,11 @@ export interface LayActionState {
   codes: number[];
   /** How the seat had opened before it (as SeatState.opened). */
   openedBefore: number;
+  /**
+   * A lay-off onto a run: 1 its low end, 2 its high end; 3 an okey
+   * retrieval (final).
+   */
+  side: number;
 }
 
 /** A request for one seat's legal moves. */
@@ -1171,6 +1187,33 @@ export interface Ruleset {
    * round's tiles (its penalties still count). Default true.
    */
   exhaustionScoresTiles?: boolean;
+  /**
+   * Okey 101 variant: each later opening must beat the best so far (more
+   * points than the best melds opening; one pair more than the most pairs).
+   * Default false.
+   */
+  progressiveOpening?: boolean;
+  /**
+   * Okey 101 variant (riziko): when a false joker turned up as the
+   * indicator at the deal (and was put back), every point the round costs
+   * doubles. Default false.
+   */
+  riziko?: boolean;
+  /**
+   * Okey 101 variant: a seat that has opened may take an okey off the table
+   * by laying off the tile it stands for in its place. Default false.
+   */
+  okeyRetrieval?: boolean;
+  /**
+   * Okey 101 variant: at most two tiles laid off onto each end of a meld per
+   * turn. Default false.
+   */
+  layOffCap?: boolean;
+  /**
+   * Okey 101 variant, with partnership: the finisher's partner pays nothing
+   * for its tiles (its penalties stay). Default false.
+   */
+  partnershipWaiver?: boolean;
 }
 
 /** A request to score a whole game. */
@@ -1265,7 +1308,7 @@ export interface ScoreRoundResponse {
 }
 
 /** Which rule a score line applied. */
-export type ScoreRule = 'SCORE_RULE_UNSPECIFIED' | 'SCORE_RULE_WIN' | 'SCORE_RULE_OKEY_DISCARD' | 'SCORE_RULE_SEVEN_PAIRS' | 'SCORE_RULE_COLOUR_DOUBLE' | 'SCORE_RULE_LARGEST_MULTIPLIER' | 'SCORE_RULE_ROUND_VALUE' | 'SCORE_RULE_GOSTERME' | 'SCORE_RULE_DRAWN_ROUND' | 'SCORE_RULE_STALL' | 'SCORE_RULE_KAFA' | 'SCORE_RULE_ELIMINATED' | 'SCORE_RULE_GAME_OVER' | 'SCORE_RULE_FINISHED' | 'SCORE_RULE_REMAINING_TILES' | 'SCORE_RULE_NEVER_OPENED' | 'SCORE_RULE_ONE_TURN_FINISH' | 'SCORE_RULE_PAIRS_OPENER' | 'SCORE_RULE_PENALTY' | 'SCORE_RULE_OKEY_IN_HAND' | 'SCORE_RULE_VOID_ROUND' | 'SCORE_RULE_BANK_EXHAUSTED';
+export type ScoreRule = 'SCORE_RULE_UNSPECIFIED' | 'SCORE_RULE_WIN' | 'SCORE_RULE_OKEY_DISCARD' | 'SCORE_RULE_SEVEN_PAIRS' | 'SCORE_RULE_COLOUR_DOUBLE' | 'SCORE_RULE_LARGEST_MULTIPLIER' | 'SCORE_RULE_ROUND_VALUE' | 'SCORE_RULE_GOSTERME' | 'SCORE_RULE_DRAWN_ROUND' | 'SCORE_RULE_STALL' | 'SCORE_RULE_KAFA' | 'SCORE_RULE_ELIMINATED' | 'SCORE_RULE_GAME_OVER' | 'SCORE_RULE_FINISHED' | 'SCORE_RULE_REMAINING_TILES' | 'SCORE_RULE_NEVER_OPENED' | 'SCORE_RULE_ONE_TURN_FINISH' | 'SCORE_RULE_PAIRS_OPENER' | 'SCORE_RULE_PENALTY' | 'SCORE_RULE_OKEY_IN_HAND' | 'SCORE_RULE_VOID_ROUND' | 'SCORE_RULE_BANK_EXHAUSTED' | 'SCORE_RULE_RIZIKO' | 'SCORE_RULE_PARTNER_WAIVED';
 export declare const ScoreRule: {
   readonly SCORE_RULE_UNSPECIFIED: 'SCORE_RULE_UNSPECIFIED';
   readonly SCORE_RULE_WIN: 'SCORE_RULE_WIN';
@@ -1289,6 +1332,8 @@ export declare const ScoreRule: {
   readonly SCORE_RULE_OKEY_IN_HAND: 'SCORE_RULE_OKEY_IN_HAND';
   readonly SCORE_RULE_VOID_ROUND: 'SCORE_RULE_VOID_ROUND';
   readonly SCORE_RULE_BANK_EXHAUSTED: 'SCORE_RULE_BANK_EXHAUSTED';
+  readonly SCORE_RULE_RIZIKO: 'SCORE_RULE_RIZIKO';
+  readonly SCORE_RULE_PARTNER_WAIVED: 'SCORE_RULE_PARTNER_WAIVED';
 };
 
 /** How a table keeps score over a game (docs/rules.md §9). */
