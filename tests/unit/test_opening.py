@@ -27,6 +27,7 @@ from okey_rules.opening import (
     OPENING_VALUE,
     MeldOpening,
     best_opening,
+    best_openings,
     best_pairs_opening,
 )
 from okey_rules.rulebook import HIGH_ONE, is_pair, is_run, is_set
@@ -672,3 +673,13 @@ def test_with_12_13_1_a_fourteen_tile_run_is_cut_after_11():
     plain = _open(text, "K1")
     assert plain.value == 91
     assert format_tiles(plain.unused) == "R1"
+
+
+def test_best_openings_is_both_answers_with_the_rack_checked_once():
+    for tiles, okey in RANDOM[:20] + BUILT[:20]:
+        assert best_openings(tiles, okey) == (
+            best_opening(tiles, okey), best_pairs_opening(tiles, okey)
+        )
+    with pytest.raises(InvalidInputError) as caught:
+        best_openings(parse_tiles("R1 R1 R1"), parse_tile("K5"))
+    assert caught.value.field == "tiles[2]"
