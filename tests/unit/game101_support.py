@@ -401,6 +401,36 @@ def lay_off(state: State101, word: str, meld: int, face: str | None = None) -> M
                    face=None if face is None else face_of(face))
 
 
+def finish(state: State101, *melds: str, last: str, opening: bool = False,
+           pairs: bool = False) -> State101:
+    """The seat on turn (drawn: PLAY) lays `melds` (opening with them when `opening`, with
+    pairs when `pairs`) and finishes by discarding `last`: the finished state."""
+    seat = state.turn
+    if melds:
+        laying = open_melds(state, *melds, pairs=pairs) if opening else lay_meld(state, *melds)
+        state = after(state, laying)
+    over = discard(state, one(state, seat, last))
+    assert over.outcome is not None
+    assert (over.outcome.kind, over.outcome.finisher) == ("finished", seat)
+    return over
+
+
+# --- arranging what scoring reads (docs/rules.md §10.7) ---------------------------------------
+
+
+def with_rules(state: State101, **options: object) -> State101:
+    """`state` under the Okey 101 rules with these options (game_rounds, partnership,
+    exhaustion_scores_tiles): what was played does not depend on them."""
+    return replace(state, rules=Ruleset(game=Game.OKEY_101, **options))  # type: ignore[arg-type]
+
+
+def penalised(state: State101, seat: int, *penalties: Penalty) -> State101:
+    """`state` with `penalties` recorded on `seat`, as its earlier turns would have left them."""
+    seats = list(state.seats)
+    seats[seat] = replace(seats[seat], penalties=(*seats[seat].penalties, *penalties))
+    return replace(state, seats=tuple(seats))
+
+
 def penalties_in(result: Result101) -> list[Penalty]:
     """The penalties a move's events charge, each 101 points."""
     found = []
