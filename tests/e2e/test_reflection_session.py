@@ -91,7 +91,10 @@ def test_list_shows_the_okey_services_health_and_reflection(grpc_server):
 def test_list_of_a_service_names_its_methods(grpc_server):
     result = session_script(grpc_server, "list", "okey.v1.HandService")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["okey.v1.HandService.CheckHand"]
+    # In the order hand.proto declares them.
+    assert result.stdout.split() == [
+        "okey.v1.HandService.CheckHand", "okey.v1.HandService.BestOpening"
+    ]
 
 
 def test_check_hand_with_json_answers_as_the_generated_stubs_do(grpc_server):
