@@ -148,7 +148,11 @@ export interface BestOpeningResponse {
    * counting the number it stands for and a false joker the okey's number.
    */
   value: number;
-  /** True when `value` is at least 101: the rack can open with these melds. */
+  /**
+   * True when `value` is at least 101: the rack can open with these melds.
+   * Against 101 always: with option `progressive_opening` a round's mark
+   * also depends on the openings already made, which a rack does not tell.
+   */
   opens: boolean;
   /** How many okeys the melds use (0-2). */
   okeysUsed: number;
@@ -823,7 +827,10 @@ export interface PairsOpening {
   arrangement?: Arrangement;
   /** How many pairs: the most the rack holds. */
   count: number;
-  /** True when `count` is at least 5: the rack can open with pairs. */
+  /**
+   * True when `count` is at least 5: the rack can open with pairs (against
+   * 5 always, as `BestOpeningResponse.opens` is against 101).
+   */
   opens: boolean;
 }
 
