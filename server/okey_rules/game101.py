@@ -182,8 +182,16 @@ def check_move_101(state: State101, move: Move101, field: str = "move") -> None:
         )
     if move.kind in MOVES_WITH_TILE and move.tile is None:
         raise InvalidInputError(f"{field}.tile", f"a {move.kind.value} names its tile")
+    if move.kind not in MOVES_WITH_TILE and move.tile is not None:
+        raise InvalidInputError(f"{field}.tile", f"a {move.kind.value} names no tile")
     if move.kind in MOVES_WITH_MELDS and not move.melds:
         raise InvalidInputError(f"{field}.melds", f"a {move.kind.value} names its melds")
+    if move.kind not in MOVES_WITH_MELDS and move.melds:
+        raise InvalidInputError(f"{field}.melds", f"a {move.kind.value} names no melds")
+    if move.face is not None and move.kind is not Move101Kind.LAY_OFF:
+        raise InvalidInputError(
+            f"{field}.stands_for", "only a lay-off says what an okey stands for"
+        )
 
 
 def _illegal(reason: Illegal101, message: str) -> Result101:

@@ -72,7 +72,8 @@ def score_round_101(state: State101, table: Table | None, field: str = "round.st
     if outcome.kind == "void":
         lines.append(ScoreLine(ScoreRule.VOID_ROUND, 0, 0, (),
                                "all four opened with pairs: the round is void, nothing scores"))
-        return _finish(rules, before, deltas, lines)
+        # It is dealt again as the same round: not one of the game's rounds.
+        return _finish(rules, before, deltas, lines, played=0)
     finisher = outcome.finisher if outcome.kind == "finished" else None
     everything = 1
     if finisher is not None:
@@ -90,6 +91,9 @@ def score_round_101(state: State101, table: Table | None, field: str = "round.st
         lines.append(ScoreLine(ScoreRule.BANK_EXHAUSTED, 0, 0, (),
                                "the bank ran out with nobody finished"))
     pairs_finisher = finisher is not None and state.seats[finisher].opened is Opened.PAIRS
+    if pairs_finisher:
+        lines.append(ScoreLine(ScoreRule.PAIRS_OPENER, finisher or 0, DOUBLE, (),
+                               f"seat {finisher} opened with pairs and finished: the others x2"))
     tiles_count = finisher is not None or rules.exhaustion_scores_tiles
     # §10.8 riziko: every point the round costs doubles (not the finisher's -101).
     costs = DOUBLE if state.riziko else 1
@@ -116,6 +120,8 @@ def score_round_101(state: State101, table: Table | None, field: str = "round.st
         if held.opened is Opened.PAIRS:
             factor *= DOUBLE
             why.append("it opened with pairs")
+            lines.append(ScoreLine(ScoreRule.PAIRS_OPENER, seat, DOUBLE, (),
+                                   f"seat {seat} opened with pairs: what it pays x2"))
         if held.opened is None:
             points = NEVER_OPENED_POINTS * factor
             rule, what = ScoreRule.NEVER_OPENED, f"never opened: {NEVER_OPENED_POINTS}"
@@ -135,10 +141,11 @@ def score_round_101(state: State101, table: Table | None, field: str = "round.st
     return _finish(rules, before, deltas, lines)
 
 
-def _finish(rules: Ruleset, before: Table, deltas: list[int], lines: list[ScoreLine]) -> RoundScore:
+def _finish(rules: Ruleset, before: Table, deltas: list[int], lines: list[ScoreLine],
+            played: int = 1) -> RoundScore:
     after = Table(
         tuple(score + change for score, change in zip(before.scores, deltas, strict=True)),
-        before.rounds_played + 1,
+        before.rounds_played + played,
     )
     over = rules.game_rounds > 0 and after.rounds_played >= rules.game_rounds
     winners: tuple[int, ...] = ()

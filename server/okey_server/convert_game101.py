@@ -242,7 +242,11 @@ def move_101_to_proto(move: Move101) -> game_pb2.Move:
     return message
 
 
-def fill_events_101(target: Any, events: Iterable[Event101]) -> None:
+_ENDS = (Event101Kind.ROUND_FINISHED, Event101Kind.ROUND_EXHAUSTED, Event101Kind.ROUND_VOID)
+
+
+def fill_events_101(target: Any, events: Iterable[Event101], outcome: Outcome101 | None) -> None:
+    """Appends `events`; the event that ends the round carries its `outcome`."""
     for event in events:
         message = target.add(kind=EVENT_TO_PROTO[event.kind], seat=event.seat,
                              private=event.private)
@@ -257,6 +261,8 @@ def fill_events_101(target: Any, events: Iterable[Event101]) -> None:
         if event.penalty is not None:
             message.penalty = PENALTY_TO_PROTO[event.penalty]
             message.points = event.points
+        if event.kind in _ENDS and outcome is not None:
+            fill_outcome_101(message.outcome, outcome)
 
 
 def table_meld_to_proto(index: int, meld: TableMeld, state: State101) -> game_pb2.TableMeld:

@@ -117,7 +117,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             )
         answer = game_pb2.ApplyMoveResponse(legal=True)
         answer.state.CopyFrom(state_to_proto(result.state, self._key))
-        fill_events_101(answer.events, result.events)
+        fill_events_101(answer.events, result.events, result.state.outcome)
         return answer
 
     def _replay_101(
@@ -134,7 +134,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             answer.illegal_index = applied
             answer.reason = REASON_101_TO_PROTO[reason] if reason else 0  # type: ignore[assignment]
             answer.message = message
-        fill_events_101(answer.events, events)
+        fill_events_101(answer.events, events, final.outcome)
         return answer
 
     def _replay_start(self, request: game_pb2.ReplayRequest) -> GameState | State101:

@@ -327,9 +327,6 @@ def test_a_failed_opening_is_a_legal_move_with_a_penalty_event(svc: Services) ->
     assert len(view.rack) == 22
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "fill_events_101 writes no outcome into ROUND_WON, ROUND_DRAWN or ROUND_VOID events, "
-    "though game.proto says those events carry it (classic events do)"))
 def test_the_events_that_end_a_101_round_carry_its_outcome(svc: Services) -> None:
     """game.proto Event.outcome: ROUND_WON, ROUND_DRAWN and ROUND_VOID carry the outcome."""
     won = _opening_round(svc)[-1][1].events[-1]
@@ -734,9 +731,6 @@ def test_a_101_move_no_rule_can_judge_is_invalid_argument(
     assert invalid(svc.table.games.ApplyMove, request) == (field, "ERROR_REASON_INVALID_MOVE")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "move_101_from_proto ignores a tile on a move that takes none; game.proto says Move.tile "
-    "must be unset for every kind but DISCARD, DECLARE_WIN and LAY_OFF (classic refuses it)"))
 def test_a_101_draw_naming_a_tile_is_invalid_argument(svc: Services) -> None:
     state = signed(arranged())
     move = game_pb2.Move(kind=DRAW, seat=1, tile=tile_pb2.Tile(color=tile_pb2.COLOR_RED, number=3))

@@ -439,7 +439,10 @@ def fuzz(state: State101, rng: random.Random) -> None:
         melds = (tuple((c, None) for c in rng.sample(list(rack), size)),)
     if kind in (Move101Kind.OPEN, Move101Kind.LAY_MELD) and not melds:
         return
-    move = Move101(kind, seat, code, melds=melds, pairs=rng.random() < 0.3,
+    # A move naming a tile (or melds) its kind has no place for is invalid input, not a
+    # move (check_move_101): the fuzz names only what the kind takes.
+    tile = code if kind in (Move101Kind.DISCARD, Move101Kind.LAY_OFF) else None
+    move = Move101(kind, seat, tile, melds=melds, pairs=rng.random() < 0.3,
                    meld=rng.randrange(len(state.table) + 1))
     result = apply_move_101(state, move)
     if result.legal:

@@ -220,9 +220,6 @@ def test_a_pairs_opener_pays_four_times_when_a_pairs_opener_finishes():
     assert score.deltas == (404, -101, 404, 40)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "scoring101 doubles a pairs-opener's points but writes no SCORE_RULE_PAIRS_OPENER line, "
-    "though the enum documents one and the answer's lines are every rule applied"))
 def test_a_pairs_opener_double_is_a_score_line():
     """§10.7 and scoring.proto: the pairs-opener double, like the okey-discard and one-turn
     doubles, is a line of the answer (factor 2) naming the pairs-opener."""
@@ -294,9 +291,6 @@ def test_a_void_round_scores_nothing():
     assert [line.rule for line in score.lines] == [ScoreRule.VOID_ROUND]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "score_round_101 counts a void round in rounds_played, so with game_rounds it can end "
-    "the game (game_rounds=1: game over, all four winners) though the round is dealt again"))
 def test_a_void_round_is_not_one_of_the_games_rounds():
     """§10.7: a void round is dealt again with the same number, so it is not one of the
     game's `game_rounds`: the table's rounds stay as they were and the game goes on."""
