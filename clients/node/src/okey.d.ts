@@ -727,7 +727,10 @@ export interface LegalMovesResponse {
    * DISCARDs; then the DECLARE_WINs. DISCARD and DECLARE_WIN come one per
    * rack tile, in rack order (both copies of a face when the rack holds
    * both). Empty when the seat may do nothing (not its turn and no gösterme
-   * to show, or the round is over).
+   * to show, or the round is over). Okey 101: DRAW_FROM_WALL, TAKE_DISCARD;
+   * or TAKE_BACK, RETURN_DISCARD, the LAY_OFFs (per rack tile, per table
+   * meld) and the DISCARDs. Openings and new melds are never listed (any
+   * valid groups of the rack would do: HandService.BestOpening finds one).
    */
   moves: Move[];
 }
