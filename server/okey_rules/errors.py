@@ -23,3 +23,11 @@ class InvalidInputError(OkeyError, ValueError):
 
 class NotationError(InvalidInputError):
     """Tile notation that does not parse (``R14``, ``X3``, ``""``)."""
+
+
+def check_seat(seat: int, player_count: int, field: str = "seat") -> None:
+    """Raises `InvalidInputError` on `field` unless `seat` is one of the table's seats."""
+    if not 0 <= seat < player_count:
+        raise InvalidInputError(
+            field, f"seat {seat} does not exist: seats are 0-{player_count - 1}"
+        )

@@ -16,7 +16,7 @@ from dataclasses import fields
 from typing import Any, TypeVar
 
 from okey_rules.deal_types import Deal
-from okey_rules.errors import InvalidInputError
+from okey_rules.errors import InvalidInputError, check_seat
 from okey_rules.game_types import (
     MOVES_WITH_TILE,
     Event,
@@ -109,11 +109,7 @@ def check_playable(state: GameState, field: str = "state") -> None:
 def check_move(state: GameState, move: Move, field: str = "move") -> None:
     """Raises `InvalidInputError` for a move no rule can judge (a seat that does not exist...)."""
     check_playable(state)
-    if not 0 <= move.seat < state.player_count:
-        raise InvalidInputError(
-            f"{field}.seat",
-            f"seat {move.seat} does not exist: seats are 0-{state.player_count - 1}",
-        )
+    check_seat(move.seat, state.player_count, f"{field}.seat")
     if move.kind in MOVES_WITH_TILE:
         if move.tile is None:
             raise InvalidInputError(f"{field}.tile", f"a {move.kind.value} names its tile")
@@ -384,10 +380,7 @@ def _timeout(state: GameState, now_ms: int | None) -> MoveResult:
 def legal_moves(state: GameState, seat: int, now_ms: int | None = None) -> list[Move]:
     """Every move `seat` may make now (DISCARD and DECLARE_WIN: one per tile, in rack order)."""
     check_playable(state)
-    if not 0 <= seat < state.player_count:
-        raise InvalidInputError(
-            "seat", f"seat {seat} does not exist: seats are 0-{state.player_count - 1}"
-        )
+    check_seat(seat, state.player_count)
     if state.phase is Phase.ROUND_OVER:
         return []
     moves: list[Move] = []

@@ -12,7 +12,7 @@ from dataclasses import replace
 from itertools import product
 
 from okey_rules.deal_types import Deal
-from okey_rules.errors import InvalidInputError
+from okey_rules.errors import InvalidInputError, check_seat
 from okey_rules.game101_types import (
     FACE_COUNT,
     Event101,
@@ -175,11 +175,7 @@ def could_lay_off(state: State101, code: int) -> bool:
 
 def check_move_101(state: State101, move: Move101, field: str = "move") -> None:
     """Raises for a move no rule can judge: a seat that does not exist, a missing tile..."""
-    if not 0 <= move.seat < state.player_count:
-        last = state.player_count - 1
-        raise InvalidInputError(
-            f"{field}.seat", f"seat {move.seat} does not exist: seats are 0-{last}"
-        )
+    check_seat(move.seat, state.player_count, f"{field}.seat")
     if move.kind in MOVES_WITH_TILE and move.tile is None:
         raise InvalidInputError(f"{field}.tile", f"a {move.kind.value} names its tile")
     if move.kind not in MOVES_WITH_TILE and move.tile is not None:
@@ -579,10 +575,7 @@ def _discard(state: State101, move: Move101) -> Result101:
 def legal_moves_101(state: State101, seat: int) -> list[Move101]:
     """Every legal move of `seat` now, except openings and new melds (any valid groups of
     the rack: too many to list; HandService.BestOpening finds the best opening)."""
-    if not 0 <= seat < state.player_count:
-        raise InvalidInputError(
-            "seat", f"seat {seat} does not exist: seats are 0-{state.player_count - 1}"
-        )
+    check_seat(seat, state.player_count)
     if state.phase is Phase101.ROUND_OVER or seat != state.turn:
         return []
     rack = state.seats[seat].rack

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from okey_rules.errors import InvalidInputError
+from okey_rules.errors import check_seat
 from okey_rules.game_types import GameState, Outcome, Phase
 from okey_rules.ruleset import Ruleset
 
@@ -45,10 +45,7 @@ def sees_whole_pile(viewer: int, owner: int, player_count: int) -> bool:
 
 
 def player_view(state: GameState, seat: int) -> PlayerView:
-    if not 0 <= seat < state.player_count:
-        raise InvalidInputError(
-            "seat", f"seat {seat} does not exist: seats are 0-{state.player_count - 1}"
-        )
+    check_seat(seat, state.player_count)
     seats = []
     for owner, held in enumerate(state.seats):
         whole = sees_whole_pile(seat, owner, state.player_count)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from okey_rules.errors import InvalidInputError
+from okey_rules.errors import InvalidInputError, check_seat
 from okey_rules.game_types import GameState, Outcome
 from okey_rules.hand_types import WinKind
 from okey_rules.ruleset import ColourDouble, Game, Ruleset, ScoringMode
@@ -173,8 +173,7 @@ def check_result(
     out = eliminated_seats(rules, table)
 
     def seat_in_game(seat: int, where: str) -> None:
-        if not 0 <= seat < players:
-            raise InvalidInputError(where, f"seat {seat} does not exist: seats are 0-{players - 1}")
+        check_seat(seat, players, where)
         if out[seat]:
             raise InvalidInputError(where, f"seat {seat} has left the game (eliminated)")
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from okey.v1 import game_pb2, hand_pb2, state_pb2
-from okey_rules.errors import InvalidInputError
+from okey_rules.errors import InvalidInputError, check_seat
 from okey_rules.game101_types import (
     Event101,
     Event101Kind,
@@ -291,10 +291,7 @@ def fill_view_101(answer: game_pb2.PlayerViewResponse, state: State101) -> None:
 def view_101_to_proto(state: State101, seat: int) -> game_pb2.PlayerViewResponse:
     """One seat's view of a 101 round: its rack, the table, every seat's counts and
     openings, the piles as far as it may see them (§8.7), never a rack or the bank order."""
-    if not 0 <= seat < state.player_count:
-        raise InvalidInputError(
-            "seat", f"seat {seat} does not exist: seats are 0-{state.player_count - 1}"
-        )
+    check_seat(seat, state.player_count)
     answer = game_pb2.PlayerViewResponse(
         seat=seat,
         player_count=state.player_count,
