@@ -1,5 +1,8 @@
 """`okey play`: a classic Okey game in the terminal, every move judged by GameService.
 
+`okey play --game 101` plays Okey 101 instead: play101_cmd.py, which builds on
+the Table and Human of this module.
+
 One seat is the human's; the others play by the policy of play_policy.py.
 Each round is dealt by DealService/Deal; from then on the CLI only carries the
 signed state from call to call (ApplyMove, LegalMoves, PlayerView) and never
@@ -37,8 +40,9 @@ from okey_cli import play_policy, play_render, render, rpc, score_cmd, score_ren
 from okey_cli.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_SERVER_ERROR, CliError
 from okey_cli.play_render import Seats
 
-# Okey 101 rounds are dealt but neither played nor scored by the server yet.
+# The classic presets; Okey 101 is `--game 101` (play101_cmd.py).
 _PRESETS = score_cmd.SCORING_PRESETS
+_GAMES = ("classic", "101")
 _RULE_OPTIONS = {
     "wild_pairs": "may the two okeys pair with each other in seven pairs",
     "kafa": "kafa: one colour 1..13 plus a second 1 wins",
@@ -94,14 +98,20 @@ HELP = """commands (tiles in notation: R7, Y13, B1, K12, F; case does not matter
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "play",
-        help="play a classic Okey game in the terminal against simple bots",
+        help="play a classic Okey or Okey 101 game in the terminal against simple bots",
         description=(
-            "Plays a classic Okey game round after round until it is over: each round is "
-            "dealt by DealService/Deal, played move by move through GameService and scored "
-            "by ScoringService. You play one seat and type commands (help lists them); the "
-            "other seats play a simple fixed policy. You see only your seat's view. "
-            "Untimed. --rounds 1 plays a single round. See docs/play.md."
+            "Plays a classic Okey game (or with --game 101 an Okey 101 game) round after "
+            "round until it is over: each round is dealt by DealService/Deal, played move by "
+            "move through GameService and scored by ScoringService. You play one seat and "
+            "type commands (help lists them); the other seats play a simple fixed policy. "
+            "You see only your seat's view. Untimed. --rounds 1 plays a single round. "
+            "See docs/play.md."
         ),
+    )
+    parser.add_argument(
+        "--game", choices=_GAMES, default="classic",
+        help="classic (default) or 101: Okey 101, four players, the 101 preset, "
+             "3 rounds unless --game-rounds says otherwise",
     )
     parser.add_argument(
         "--seed", default="",
@@ -124,6 +134,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             help=f"{meaning} (default: the preset's)",
         )
     score_cmd.add_scoring_options(parser)
+    # Imported here: play101_cmd builds on this module's Table and Human.
+    from okey_cli import play101_cmd
+
+    play101_cmd.add_options(parser)
     parser.add_argument(
         "--save-state", metavar="FILE", default=None,
         help=(
@@ -533,6 +547,11 @@ class Game:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    from okey_cli import play101_cmd  # (see register)
+
+    if args.game == "101":
+        return play101_cmd.run_play_101(args)
+    play101_cmd.refuse_101_options(args)
     first = build_deal_request(args)
     address = rpc.server_address(args)
     painter = render.Painter(render.wants_colour(sys.stdout))
@@ -563,19 +582,19 @@ def run_play(args: argparse.Namespace) -> int:
             scored = table.score(game.table)
             game.scored.append(scored)
             game.states.append(table.state)
-            _save_state(args.save_state, table.state)
-            _save_game(args.save_game, game)
-            print("\n".join(_round_score_lines(scored)))
+            save_state(args.save_state, table.state)
+            save_game(args.save_game, game)
+            print("\n".join(round_score_lines(scored)))
             if scored.game_over:
                 print("== final table")
                 print(game.text(going_on="the game goes on"))
-                print(_human_result(scored, args.seat))
+                print(human_result(scored, args.seat))
                 return EXIT_OK
             if args.rounds and number >= args.rounds:
-                print(f"stopped after {_rounds(number)} (--rounds {args.rounds}): "
+                print(f"stopped after {rounds_text(number)} (--rounds {args.rounds}): "
                       "the game is not over")
                 return EXIT_OK
-            if interactive and not _go_on(human, scored.next_round):
+            if interactive and not go_on(human, scored.next_round):
                 print(game.text(going_on="the game is left unfinished"))
                 return EXIT_OK
             request = next_deal_request(first, base_seed, scored)
@@ -585,11 +604,11 @@ def run_play(args: argparse.Namespace) -> int:
     raise CliError(f"the game did not end within {_MAX_ROUNDS} rounds", EXIT_SERVER_ERROR)
 
 
-def _rounds(count: int) -> str:
+def rounds_text(count: int) -> str:
     return f"{count} round" if count == 1 else f"{count} rounds"
 
 
-def _round_score_lines(scored: scoring_pb2.ScoreRoundResponse) -> list[str]:
+def round_score_lines(scored: scoring_pb2.ScoreRoundResponse) -> list[str]:
     """This round's row of the table (each seat's change and total) and its rule lines."""
     lines = [f"scores after round {scored.table.rounds_played}:",
              score_render.header_row(len(scored.deltas)),
@@ -599,20 +618,20 @@ def _round_score_lines(scored: scoring_pb2.ScoreRoundResponse) -> list[str]:
     return lines
 
 
-def _human_result(scored: scoring_pb2.ScoreRoundResponse, seat: int) -> str:
+def human_result(scored: scoring_pb2.ScoreRoundResponse, seat: int) -> str:
     if seat in scored.winner_seats:
         return f"you (seat {seat}) are among the winners" if len(scored.winner_seats) > 1 \
             else f"you (seat {seat}) win the game"
     return f"you (seat {seat}) did not win"
 
 
-def _go_on(human: Human, next_round: int) -> bool:
+def go_on(human: Human, next_round: int) -> bool:
     """At a terminal, a pause between rounds so the table can be read."""
     line = human.read(f"Enter deals round {next_round}, q quits: ")
     return line is not None and line.strip().lower() not in ("q", "quit", "exit")
 
 
-def _save_state(file: str | None, state: state_pb2.GameState) -> None:
+def save_state(file: str | None, state: state_pb2.GameState) -> None:
     if file is None:
         return
     try:
@@ -621,7 +640,7 @@ def _save_state(file: str | None, state: state_pb2.GameState) -> None:
         raise CliError(f"cannot write the state to {file}: {error}", EXIT_BAD_INPUT) from None
 
 
-def _save_game(file: str | None, game: Game) -> None:
+def save_game(file: str | None, game: Game) -> None:
     if file is None:
         return
     try:

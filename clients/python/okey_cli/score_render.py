@@ -32,6 +32,8 @@ def winners_text(seats: Sequence[int]) -> str:
 
 def rules_text(rules: ruleset_pb2.Ruleset) -> str:
     """The scoring options of an answer's ruleset (every option set) in one line."""
+    if rules.game == ruleset_pb2.GAME_OKEY_101:
+        return rules_text_101(rules)
     mode = rules.scoring_mode
     if mode == ruleset_pb2.SCORING_MODE_TARGET:
         parts = [f"target {rules.target_points}: the first to reach it ends the game, "
@@ -63,6 +65,28 @@ def rules_text(rules: ruleset_pb2.Ruleset) -> str:
         parts.append("an all-red or all-black hand doubles")
     if rules.kafa:
         parts.append("kafa wins the game")
+    return "rules: " + "; ".join(parts)
+
+
+_VARIANTS_101 = ("progressive_opening", "riziko", "okey_retrieval", "lay_off_cap")
+
+
+def rules_text_101(rules: ruleset_pb2.Ruleset) -> str:
+    """An Okey 101 ruleset's scoring and variants (docs/rules.md §10.7, §10.8) in one line."""
+    parts = ["Okey 101: points are bad, the lowest total wins"]
+    if rules.partnership:
+        waiver = (" (the finisher's partner pays nothing for its tiles)"
+                  if rules.partnership_waiver else "")
+        parts.append(f"partnership: seats 0+2 against 1+3, the lower team total wins{waiver}")
+    if rules.game_rounds:
+        noun = "round" if rules.game_rounds == 1 else "rounds"
+        parts.append(f"the game ends after {rules.game_rounds} {noun}")
+    else:
+        parts.append("no number of rounds: the game has no end of its own")
+    parts.append("an exhausted bank scores the racks" if rules.exhaustion_scores_tiles
+                 else "an exhausted bank scores only penalties")
+    variants = [name.replace("_", " ") for name in _VARIANTS_101 if getattr(rules, name)]
+    parts.append(f"variants: {', '.join(variants)}" if variants else "no variants")
     return "rules: " + "; ".join(parts)
 
 
