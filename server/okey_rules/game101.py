@@ -324,7 +324,8 @@ def _laid(state: State101, move: Move101, table: tuple[TableMeld, ...], codes: l
     for code in codes:
         rack.remove(code)
     meld = move.meld if move.kind is Move101Kind.LAY_OFF else len(state.table)
-    action = LayAction(move.kind, meld, tuple(codes), state.seats[seat].opened, side)
+    best_before = state.best_pairs if move.pairs else state.best_opening
+    action = LayAction(move.kind, meld, tuple(codes), state.seats[seat].opened, side, best_before)
     seats = _seat(state, seat, rack=tuple(rack), **seat_changes)
     return _moved(state, events, seats=seats, table=table, laid=(*state.laid, action))
 
@@ -520,6 +521,10 @@ def _take_back(state: State101, _move: Move101) -> Result101:
     else:
         before = state.table[: action.meld]
     changes: dict[str, object] = {"seats": seats, "table": before, "laid": state.laid[:-1]}
+    if action.kind is Move101Kind.OPEN:
+        # §10.8 progressive opening: an opening taken back no longer sets the mark.
+        pairs = state.seats[seat].opened is Opened.PAIRS
+        changes["best_pairs" if pairs else "best_opening"] = action.best_before
     event = Event101(Event101Kind.TOOK_BACK, seat, action.codes)
     if len(action.codes) > 1:
         return _penalised(state, seat, Penalty.TOOK_BACK_SEVERAL, [event], **changes)

@@ -116,6 +116,7 @@ class LayAction(NamedTuple):
     codes: tuple[int, ...]  # the tiles it laid
     opened_before: Opened | None
     side: int = 0  # a lay-off onto a run: 1 its low end, 2 its high end; 3 a retrieval
+    best_before: int = 0  # an opening: the best opening (points or pairs) before it
 
 
 @dataclass(frozen=True, slots=True)

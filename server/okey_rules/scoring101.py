@@ -124,12 +124,13 @@ def score_round_101(state: State101, table: Table | None, field: str = "round.st
                                    f"seat {seat} opened with pairs: what it pays x2"))
         if held.opened is None:
             points = NEVER_OPENED_POINTS * factor
-            rule, what = ScoreRule.NEVER_OPENED, f"never opened: {NEVER_OPENED_POINTS}"
+            rule, what = ScoreRule.NEVER_OPENED, f"never opened ({NEVER_OPENED_POINTS})"
         else:
-            points = rack_points(state, seat) * factor
-            rule, what = ScoreRule.REMAINING_TILES, f"{rack_points(state, seat)} points left"
+            left = rack_points(state, seat)
+            points = left * factor
+            rule, what = ScoreRule.REMAINING_TILES, f"{left} left in the rack"
         doubled = f" x{factor} ({', '.join(why) or 'the finish doubles'})" if factor > 1 else ""
-        add(rule, seat, points, f"seat {seat} {what}{doubled}: {points}")
+        add(rule, seat, points, f"seat {seat} pays {points}: {what}{doubled}")
     for seat, held in enumerate(state.seats):
         for penalty in held.penalties:
             add(ScoreRule.PENALTY, seat, PENALTY_POINTS * costs,

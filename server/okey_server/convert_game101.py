@@ -139,6 +139,7 @@ def fill_state_101(message: state_pb2.GameState, state: State101) -> None:
             codes=action.codes,
             opened_before=OPENED_TO_PROTO[action.opened_before],
             side=action.side,
+            best_before=action.best_before,
         )
     if state.outcome is not None:
         fill_outcome_101(message.outcome, state.outcome)
@@ -184,7 +185,7 @@ def state_101_from_proto(message: state_pb2.GameState, rules: Ruleset, field: st
         taken=message.taken - 1 if message.taken else None,
         laid=tuple(
             LayAction(MOVE_TO_DOMAIN[a.kind], a.meld, tuple(a.codes),
-                      OPENED_TO_DOMAIN[a.opened_before], a.side)
+                      OPENED_TO_DOMAIN[a.opened_before], a.side, a.best_before)
             for a in message.laid
         ),
         turn_start=message.turn_start,

@@ -87,6 +87,18 @@ def test_progressive_opening_on_pairs_need_one_pair_more_than_the_most_so_far():
     assert after(dataclasses.replace(base, best_pairs=4), five).seats[1].opened is Opened.PAIRS
 
 
+def test_progressive_opening_an_opening_taken_back_no_longer_sets_the_mark():
+    """§10.8 with §10.5: an opening taken back is undone, and so is the mark it set."""
+    base = with_rules(arranged({1: " ".join(OPENING_104) + " K12"}, phase=Phase101.PLAY),
+                      progressive_opening=True)
+    opened = after(base, open_melds(base, *OPENING_104))
+    assert opened.best_opening == 104
+    back = after(opened, Move101(Move101Kind.TAKE_BACK, 1))
+    assert back.seats[1].opened is None
+    assert back.best_opening == 0
+    assert after(back, open_melds(back, *OPENING_104)).seats[1].opened is Opened.MELDS
+
+
 # --- riziko -------------------------------------------------------------------------------
 
 

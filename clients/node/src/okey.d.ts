@@ -707,6 +707,11 @@ export interface LayActionState {
    * retrieval (final).
    */
   side: number;
+  /**
+   * An opening: the best opening before it (points, or pairs for a pairs
+   * opening), restored if it is taken back.
+   */
+  bestBefore: number;
 }
 
 /** A request for one seat's legal moves. */
