@@ -558,6 +558,10 @@ def _discard(state: State101, move: Move101) -> Result101:
     events += [Event101(Event101Kind.PENALTY, seat, penalty=p, points=PENALTY_POINTS)
                for p in penalties]
     after = replace(state, seats=seats, move_number=state.move_number + 1, taken=None, laid=())
+    if finishing or not state.wall:
+        # §10.5: at the round's end, an okey left in an opened rack is a penalty.
+        after, left_in_hand = _okeys_left_in_hand(after, seat if finishing else None)
+        events += left_in_hand
     if finishing:
         one_turn = held.opened_on_move >= state.turn_start and all(
             other.opened is None for number, other in enumerate(state.seats) if number != seat
@@ -575,6 +579,25 @@ def _discard(state: State101, move: Move101) -> Result101:
     after = replace(after, turn=next_seat, phase=Phase101.DRAW, turn_start=after.move_number)
     return Result101(True, after, tuple(events))
 
+
+def _okeys_left_in_hand(
+    state: State101, finisher: int | None
+) -> tuple[State101, list[Event101]]:
+    """§10.5: one OKEY_LEFT_IN_HAND penalty per okey in the rack of each seat that has
+    opened, the finisher aside (a seat that never opened pays its 202 instead, §10.7)."""
+    seats = list(state.seats)
+    events = []
+    for number, held in enumerate(seats):
+        if number == finisher or held.opened is None:
+            continue
+        okeys = sum(is_wild(TILE_OF_CODE[code], state.okey) for code in held.rack)
+        if okeys:
+            seats[number] = replace(
+                held, penalties=(*held.penalties, *[Penalty.OKEY_LEFT_IN_HAND] * okeys)
+            )
+            events += [Event101(Event101Kind.PENALTY, number, penalty=Penalty.OKEY_LEFT_IN_HAND,
+                                points=PENALTY_POINTS)] * okeys
+    return replace(state, seats=tuple(seats)), events
 
 
 def legal_moves_101(state: State101, seat: int) -> list[Move101]:

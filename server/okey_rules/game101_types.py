@@ -62,6 +62,7 @@ class Penalty(enum.Enum):
     FAILED_OPENING = "failed opening"
     DISCARD_COULD_BE_LAID_OFF = "discard could be laid off"
     TOOK_BACK_SEVERAL = "took back several tiles"
+    OKEY_LEFT_IN_HAND = "okey left in hand"
 
 
 class Event101Kind(enum.Enum):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from okey_rules.errors import InvalidInputError
 from okey_rules.game101 import PENALTY_POINTS, tile_value
-from okey_rules.game101_types import Opened, Phase101, State101
+from okey_rules.game101_types import Opened, Penalty, Phase101, State101
 from okey_rules.rulebook import is_wild, plays_as
 from okey_rules.ruleset import Game, Ruleset
 from okey_rules.scoring import partner
@@ -32,11 +32,6 @@ def rack_points(state: State101, seat: int) -> int:
         assert face is not None
         total += tile_value(face.face)
     return total
-
-
-def okeys_in_rack(state: State101, seat: int) -> int:
-    okey = state.okey
-    return sum(is_wild(TILE_OF_CODE[code], okey) for code in state.seats[seat].rack)
 
 
 def check_table_101(rules: Ruleset, table: Table, field: str = "table") -> None:
@@ -133,12 +128,11 @@ def score_round_101(state: State101, table: Table | None, field: str = "round.st
         add(rule, seat, points, f"seat {seat} pays {points}: {what}{doubled}")
     for seat, held in enumerate(state.seats):
         for penalty in held.penalties:
-            add(ScoreRule.PENALTY, seat, PENALTY_POINTS * costs,
-                f"seat {seat}: penalty, {penalty.value}: {PENALTY_POINTS * costs}")
-        if held.opened is not None and seat != finisher:
-            for _ in range(okeys_in_rack(state, seat)):
-                add(ScoreRule.OKEY_IN_HAND, seat, PENALTY_POINTS * costs,
-                    f"seat {seat} holds an okey at the end: {PENALTY_POINTS * costs}")
+            # The engine records every penalty, an okey left in hand included (§10.5).
+            rule = ScoreRule.OKEY_IN_HAND if penalty is Penalty.OKEY_LEFT_IN_HAND else (
+                ScoreRule.PENALTY)
+            add(rule, seat, PENALTY_POINTS * costs,
+                f"seat {seat} pays {PENALTY_POINTS * costs}: penalty, {penalty.value}")
     return _finish(rules, before, deltas, lines)
 
 

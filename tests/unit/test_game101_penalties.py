@@ -91,6 +91,21 @@ def test_took_back_several_costs_101_points():
     _charged(result, Penalty.TOOK_BACK_SEVERAL, 1)
 
 
+def test_okey_left_in_hand_costs_101_points():
+    """§10.5, §10.7: when the round ends (here the bank runs out), each okey still in the
+    rack of a seat that has opened costs 101, as an event; a seat that never opened holding
+    an okey pays no such penalty (it pays 202 when scored)."""
+    state = arranged({1: "K1 K12 R3", 3: "K1"}, phase=Phase101.PLAY,
+                     table=[(1, "B1 B2 B3")], wall_size=0)
+    assert state.seats[1].opened is not None
+    assert state.seats[3].opened is None
+    result = _discarding(state, "R3")
+    assert result.state is not None
+    assert result.state.phase is Phase101.ROUND_OVER
+    _charged(result, Penalty.OKEY_LEFT_IN_HAND, 1)
+    assert result.state.seats[3].penalties == ()
+
+
 def test_every_penalty_has_its_own_test():
     """Each Penalty is pinned by a test named test_<penalty>_costs_101_points."""
     missing = [
