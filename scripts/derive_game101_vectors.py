@@ -21,7 +21,9 @@ tile the seat still holds, a discard that completes an opening, six pairs),
 and whole rounds are played by a small player (`bot_turn`) that opens with
 the best melds or five pairs (okey_rules.opening), lays off and lays new
 melds, and discards the least useful tile (a finish, one with an okey, one
-in the opening turn, a void round and an exhausted bank are such rounds).
+in the opening turn, a void round and an exhausted bank are such rounds; so
+is a finish while another opened seat holds an okey, its finisher given a
+failed opening first).
 Each property is asserted again when the files are built, so a changed deal
 or engine fails loudly.
 
@@ -110,6 +112,8 @@ SEED_OKEY_FINISH = "okey101-okey-finish-844"  # a finish by discarding an okey
 SEED_EXHAUSTED = "okey101-exhausted-313"  # dealer 3: the bank runs out; openers and not
 SEED_ONE_TURN = "okey101-one-turn-418"  # a seat opens and finishes in its first turn
 SEED_VOID = "okey101-void-2072"  # all four seats open with pairs: the round is void
+# A finish while another seat that opened holds an okey; the finisher can fail an opening first.
+SEED_OKEY_LEFT = "okey101-okey-left-246"
 # The variants of docs/rules.md §10.8, each off in the preset and set in the deal's ruleset:
 SEED_CAP = "okey101-cap-1"  # a seat lays off a third tile onto one end in a turn
 SEED_PROGRESSIVE = "okey101-progressive-1"  # a later opening worth less than the best
@@ -814,6 +818,47 @@ def exhausted_ok(seed: str, dealer: int) -> bool:
     return okey_held and {None, Opened.PAIRS} <= openings
 
 
+def failed_first(finished: Position) -> Position | None:
+    """The finisher's round with a failed opening of its own added (§10.5): right after its
+    first bank draw before it opened, it lays its least valuable meld alone (below 101); the
+    tiles go back to the rack, so the rest of the log stays legal and ends in the same finish."""
+    outcome = finished.state.outcome
+    assert outcome is not None
+    finisher = outcome.finisher
+    state = finished.table.start()
+    for index, move in enumerate(finished.log):
+        state = _applied(state, move)
+        if move != draw(finisher) or state.seats[finisher].opened is not None:
+            continue
+        groups = melds_of(state.seats[finisher].rack, state)
+        if not groups:
+            continue
+        low = smallest(groups, state)
+        if value(low, state) >= 101:
+            return None
+        tried = finished.table.at(*finished.log[: index + 1], open_melds(finisher, low))
+        legal, final, _, _, _, _ = replay_101(tried.state, finished.log[index + 1:])
+        if not legal or final.outcome is None or final.outcome.finisher != finisher:
+            return None
+        return tried.then(*finished.log[index + 1:])
+    return None
+
+
+def okey_left_ok(seed: str) -> bool:
+    """SEED_OKEY_LEFT: the player's round ends in a finish (not with an okey) while a seat
+    that opened, not the finisher, holds an okey; the finisher can fail an opening first."""
+    finished = finished_round(Table101(seed))
+    state = finished.state
+    outcome = state.outcome
+    if outcome is None or outcome.kind != "finished" or outcome.okey_discard:
+        return False
+    left = any(
+        held.opened is not None and any(wild(c, state) for c in held.rack)
+        for number, held in enumerate(state.seats) if number != outcome.finisher
+    )
+    return left and failed_first(finished) is not None
+
+
 # --- the positions of the vectors ----------------------------------------------------------
 
 
@@ -859,6 +904,7 @@ class Positions:
     capped: tuple[Position, Move101]  # under lay_off_cap: two lay-offs made, the third
     progressive: tuple[Position, Move101]  # under progressive_opening: an opening too small
     riziko: Position  # a round dealt with a false joker turned up, riziko on
+    okey_left: Position  # a finish; an opened seat holds an okey; the finisher failed to open
 
 
 def positions() -> Positions:
@@ -925,6 +971,12 @@ def positions() -> Positions:
     assert cap_ok(SEED_CAP), SEED_CAP
     assert progressive_ok(SEED_PROGRESSIVE), SEED_PROGRESSIVE
     assert riziko_ok(SEED_RIZIKO), SEED_RIZIKO
+    assert okey_left_ok(SEED_OKEY_LEFT), SEED_OKEY_LEFT
+    okey_left = failed_first(finished_round(Table101(SEED_OKEY_LEFT)))
+    assert okey_left is not None, SEED_OKEY_LEFT
+    left_outcome = okey_left.state.outcome
+    assert left_outcome is not None
+    assert okey_left.state.seats[left_outcome.finisher].penalties == (Penalty.FAILED_OPENING,)
     return Positions(
         dealt=dealt,
         first_discard=first_discard,
@@ -960,6 +1012,7 @@ def positions() -> Positions:
         capped=_diverged(Table101(SEED_CAP), CAP),
         progressive=_diverged(Table101(SEED_PROGRESSIVE), PROGRESSIVE),
         riziko=finished_round(Table101(SEED_RIZIKO).under(RIZIKO)),
+        okey_left=okey_left,
     )
 
 
@@ -1558,13 +1611,21 @@ def apply_move_cases(p: Positions) -> list[Case]:
             p.void.table.at(*p.void.log[:-1]),
             p.void.log[-1],
         ),
-        apply_case(
+        with_penalty(apply_case(
             "discard-empties-the-bank",
-            "docs/rules.md §10.6: a discard that leaves the bank empty ends the round with nobody"
-            " finished (ROUND_DRAWN)",
+            "docs/rules.md §10.5, §10.6: a discard that leaves the bank empty ends the round with"
+            " nobody finished (ROUND_DRAWN); the okey left in an opened rack is a penalty event",
             before_exhausted,
             exhausted.log[-1],
-        ),
+        ), "OKEY_LEFT_IN_HAND"),
+        with_penalty(apply_case(
+            "finishing-discard-okey-left-in-an-opened-rack",
+            "docs/rules.md §10.5, §10.6: the finishing discard ends the round; an okey still in"
+            " the rack of another seat that has opened costs that seat 101, an event of this"
+            " discard",
+            p.okey_left.table.at(*p.okey_left.log[:-1]),
+            p.okey_left.log[-1],
+        ), "OKEY_LEFT_IN_HAND"),
         apply_case(
             "after-a-finish-round-over",
             "docs/rules.md §10.6: once a seat has finished no move is legal (ROUND_OVER)",
@@ -2043,6 +2104,11 @@ def points_by_the_text(state: State101) -> list[int]:
     if finisher is not None and rules.partnership and rules.partnership_waiver:
         waived = (finisher + 2) % PLAYERS
     for seat, held in enumerate(state.seats):
+        # §10.5: every penalty of the round adds 101, the finisher's own included (a seat
+        # that paid for a failed opening and finished later still pays it). The okeys left in
+        # hand are counted from the racks below, so the engine's record of them is left out.
+        others = [p for p in held.penalties if p is not Penalty.OKEY_LEFT_IN_HAND]
+        points[seat] += PENALTY * costs * len(others)
         if seat == finisher:
             continue
         if (finisher is not None or rules.exhaustion_scores_tiles) and seat != waived:
@@ -2053,8 +2119,9 @@ def points_by_the_text(state: State101) -> list[int]:
                 factor *= 2
             base = NEVER_OPENED if held.opened is None else rack_points_by_the_text(state, seat)
             points[seat] += base * factor
-        points[seat] += PENALTY * costs * len(held.penalties)
         if held.opened is not None:
+            # §10.5, §10.7: each okey still in an opened rack at the end costs 101; a seat
+            # that never opened pays its 202 and nothing more.
             points[seat] += PENALTY * costs * sum(wild(c, state) for c in held.rack)
     return points
 
@@ -2163,6 +2230,14 @@ def score_round_cases(p: Positions) -> list[Case]:
             "docs/rules.md §10.7: the bank ran out: every rack scores (202 never opened, a"
             " pairs-opener doubled), an okey left in an opened rack 101",
             exhausted,
+            rule="OKEY_IN_HAND",
+        ),
+        score_case(
+            "finished-okey-left-and-finishers-penalty",
+            "docs/rules.md §10.5, §10.7: after a finish an okey left in an opened rack costs 101"
+            " (OKEY_IN_HAND); the finisher's own penalty of the round (a failed opening) counts"
+            " beside its -101",
+            p.okey_left,
             rule="OKEY_IN_HAND",
         ),
         score_case(
@@ -2358,6 +2433,7 @@ def _searches() -> Iterator[tuple[str, str]]:
     yield "SEED_EXHAUSTED", search(
         "okey101-exhausted", lambda s: exhausted_ok(s, EXHAUSTED_DEALER), 1000
     )
+    yield "SEED_OKEY_LEFT", search("okey101-okey-left", okey_left_ok)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -296,6 +296,26 @@ def test_every_penalty_is_an_event_of_101_points() -> None:
     assert all(e["points"] == 101 and e["tile"] is None for e in penalties)
 
 
+def test_okey_left_in_hand_is_an_event_of_the_discard_that_ends_the_round() -> None:
+    """docs/rules.md §10.5: an okey left in an opened rack is charged when the round ends,
+    by a finish or by the bank running out (both pinned), never on another move."""
+    ends_charging = set()
+    for response in _responses("ApplyMove"):
+        events = response["events"]
+        kinds = [e["kind"] for e in events]
+        left = [e for e in events if e.get("penalty") == "PENALTY_OKEY_LEFT_IN_HAND"]
+        if not left:
+            continue
+        ends = [k for k in kinds if k in ENDS]
+        assert len(ends) == 1
+        assert kinds[0] == "EVENT_KIND_DISCARDED"
+        if ends[0] == "EVENT_KIND_ROUND_WON":
+            # The finisher's rack is empty: the okeys charged are other seats'.
+            assert all(e["seat"] != events[0]["seat"] for e in left)
+        ends_charging.add(ends[0])
+    assert ends_charging == {"EVENT_KIND_ROUND_WON", "EVENT_KIND_ROUND_DRAWN"}
+
+
 def test_every_101_move_kind_is_applied_legally_and_offered() -> None:
     """Each Okey 101 move kind is applied; LegalMoves offers every kind but the openings and
     new melds (too many groupings to list: game101.legal_moves_101)."""
@@ -443,6 +463,22 @@ def test_score_rules_of_101_are_pinned() -> None:
     assert any(o.get("exhaustionScoresTiles") is False for o in options)
     assert any(o.get("partnership") for o in options)
     assert any(o.get("gameRounds") for o in options)
+
+
+def test_the_finisher_pays_its_own_penalties() -> None:
+    """docs/rules.md §10.5, §10.7: a penalty paid earlier in the round counts even for the
+    seat that then finished, beside its -101; an okey left in an opened rack is scored
+    after a finish as well as when the bank runs out."""
+    finisher_penalised = okey_left_after_finish = False
+    for response in _responses("ScoreRound"):
+        lines = response["lines"]
+        finishers = {line["seat"] for line in lines if line["rule"] == "SCORE_RULE_FINISHED"}
+        rules = {(line["rule"], line["seat"]) for line in lines}
+        finisher_penalised |= any(("SCORE_RULE_PENALTY", s) in rules for s in finishers)
+        okey_left_after_finish |= bool(finishers) and any(
+            rule == "SCORE_RULE_OKEY_IN_HAND" for rule, _ in rules)
+    assert finisher_penalised
+    assert okey_left_after_finish
 
 
 def test_every_variant_is_played() -> None:
