@@ -17,15 +17,15 @@ documented algorithm cannot drift apart silently.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import struct
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
+
+from vector_tools import run_cli
 
 # docs/dealing.md, "The random stream", step 1.
 DOMAIN = b"okey-rules/v1/shuffle\x00"
@@ -872,23 +872,22 @@ def _searches() -> Iterator[tuple[str, str]]:
     yield "SEED_DOUBLE_REROLL", search("double-reroll", both_in_stack_3, 1_000_000)
 
 
+def file_text(data: dict[str, Any]) -> str:
+    """A vector file's exact text, as --write writes it."""
+    return dump(data) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", metavar="DIR", type=Path, help="write DIR/deal_*.json")
-    parser.add_argument("--search", action="store_true", help="re-find the special seeds")
-    args = parser.parse_args(argv)
-    if args.search:
-        for name, seed in _searches():
-            print(f"{name} = {seed!r}")
-        return 0
-    files = build_files()
-    if not args.write:
-        print(dump(files))
-        return 0
-    for name, data in files.items():
-        (args.write / name).write_text(dump(data) + "\n", encoding="utf-8")
-        print(f"wrote {args.write / name} ({len(data['cases'])} cases)", file=sys.stderr)
-    return 0
+    return run_cli(
+        argv,
+        description=__doc__.splitlines()[0],
+        write_help="write DIR/deal_*.json",
+        search_help="re-find the special seeds",
+        build_files=build_files,
+        file_text=file_text,
+        dump=dump,
+        searches=_searches,
+    )
 
 
 if __name__ == "__main__":

@@ -25,14 +25,12 @@ this script writes the committed files byte for byte.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 from okey_rules.deal import deal
@@ -1526,22 +1524,20 @@ def _searches() -> Iterator[tuple[str, str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--write", metavar="DIR", type=Path, help="write DIR/game_*.json")
-    parser.add_argument("--search", action="store_true", help="re-find the special seeds")
-    args = parser.parse_args(argv)
-    if args.search:
-        for name, seed in _searches():
-            print(f"{name} = {seed!r}")
-        return 0
-    files = build_files()
-    if not args.write:
-        print(dump(files))
-        return 0
-    for name, data in files.items():
-        (args.write / name).write_text(file_text(data), encoding="utf-8")
-        print(f"wrote {args.write / name} ({len(data['cases'])} cases)", file=sys.stderr)
-    return 0
+    # Imported only when run: other derive scripts and tests load this file by path,
+    # where scripts/ need not be on the import path.
+    from vector_tools import run_cli
+
+    return run_cli(
+        argv,
+        description=(__doc__ or "").splitlines()[0],
+        write_help="write DIR/game_*.json",
+        search_help="re-find the special seeds",
+        build_files=build_files,
+        file_text=file_text,
+        dump=dump,
+        searches=_searches,
+    )
 
 
 if __name__ == "__main__":

@@ -39,8 +39,6 @@ the committed file byte for byte.
 
 from __future__ import annotations
 
-import argparse
-import importlib.util
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -74,6 +72,7 @@ from okey_rules.tiles import (
     parse_tile,
     parse_tiles,
 )
+from vector_tools import load_script, run_cli
 
 Json = dict[str, Any]
 Case = dict[str, Any]
@@ -91,14 +90,7 @@ DOC = "docs/okey101.md"
 @cache
 def game_vectors() -> ModuleType:
     """scripts/derive_game_vectors.py: the vector files' JSON layout (`dump`, `file_text`)."""
-    path = HERE / "derive_game_vectors.py"
-    spec = importlib.util.spec_from_file_location("derive_game_vectors", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_script(HERE / "derive_game_vectors.py")
 
 
 # --- tiles in protobuf JSON ------------------------------------------------------------
@@ -1290,22 +1282,16 @@ def _searches() -> Iterator[tuple[str, str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--write", metavar="DIR", type=Path, help=f"write DIR/{FILE_NAME}")
-    parser.add_argument("--search", action="store_true", help="re-find the deal's seed")
-    args = parser.parse_args(argv)
-    if args.search:
-        for name, seed in _searches():
-            print(f"{name} = {seed!r}")
-        return 0
-    files = build_files()
-    if not args.write:
-        print(game_vectors().dump(files))
-        return 0
-    for name, data in files.items():
-        (args.write / name).write_text(file_text(data), encoding="utf-8")
-        print(f"wrote {args.write / name} ({len(data['cases'])} cases)", file=sys.stderr)
-    return 0
+    return run_cli(
+        argv,
+        description=(__doc__ or "").splitlines()[0],
+        write_help=f"write DIR/{FILE_NAME}",
+        search_help="re-find the deal's seed",
+        build_files=build_files,
+        file_text=file_text,
+        dump=game_vectors().dump,
+        searches=_searches,
+    )
 
 
 if __name__ == "__main__":

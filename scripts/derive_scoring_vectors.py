@@ -25,8 +25,6 @@ the committed files byte for byte.
 
 from __future__ import annotations
 
-import argparse
-import importlib.util
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -54,6 +52,7 @@ from okey_rules.scoring import (
 )
 from okey_rules.scoring_types import RoundResult, RoundScore, ScoreRule, Table
 from okey_rules.tiles import Color, okey_for, parse_tile, parse_tiles
+from vector_tools import load_script, run_cli
 
 Json = dict[str, Any]
 Case = dict[str, Any]
@@ -66,14 +65,7 @@ PLAYERS = 4  # scoring.proto: player_count unset and no table: 4 seats
 @cache
 def game_vectors() -> ModuleType:
     """scripts/derive_game_vectors.py: its greedy player, logs, seeds and JSON layout."""
-    path = HERE / "derive_game_vectors.py"
-    spec = importlib.util.spec_from_file_location("derive_game_vectors", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_script(HERE / "derive_game_vectors.py")
 
 
 # --- rules, results and tables as a request gives them -------------------------------
@@ -2358,22 +2350,16 @@ def _searches() -> Iterator[tuple[str, str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--write", metavar="DIR", type=Path, help="write DIR/scoring_*.json")
-    parser.add_argument("--search", action="store_true", help="re-find the special seeds")
-    args = parser.parse_args(argv)
-    if args.search:
-        for name, seed in _searches():
-            print(f"{name} = {seed!r}")
-        return 0
-    files = build_files()
-    if not args.write:
-        print(game_vectors().dump(files))
-        return 0
-    for name, data in files.items():
-        (args.write / name).write_text(file_text(data), encoding="utf-8")
-        print(f"wrote {args.write / name} ({len(data['cases'])} cases)", file=sys.stderr)
-    return 0
+    return run_cli(
+        argv,
+        description=(__doc__ or "").splitlines()[0],
+        write_help="write DIR/scoring_*.json",
+        search_help="re-find the special seeds",
+        build_files=build_files,
+        file_text=file_text,
+        dump=game_vectors().dump,
+        searches=_searches,
+    )
 
 
 if __name__ == "__main__":

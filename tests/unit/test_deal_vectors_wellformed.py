@@ -9,26 +9,30 @@ request — so the vectors and the documented algorithm cannot drift apart.
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import re
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import grpc
 import pytest
 from google.protobuf import json_format
 from okey.v1 import deal_pb2
+from vector_support import (
+    CONFORMANCE,
+    KEBAB,
+    ROOT,
+    assert_header,
+    duplicate_case_names,
+    file_case_ids,
+    file_cases,
+    load_json,
+    load_script,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-CONFORMANCE = ROOT / "tests" / "conformance"
 DERIVE_SCRIPT = ROOT / "scripts" / "derive_deal_vectors.py"
 DEAL_FILES = sorted(CONFORMANCE.glob("deal_*.json"))
 # Issue 4 point 1 (as briefed for Deal): at least 30 cases.
 MIN_DEAL_CASES = 30
-KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 REQUEST_FIELDS = {f.name for f in deal_pb2.DealRequest.DESCRIPTOR.fields}
 RULESET_FIELDS = {
     f"ruleset.{f.name}"
@@ -37,26 +41,9 @@ RULESET_FIELDS = {
 STATUS_CODES = {code.name for code in grpc.StatusCode}
 
 
-def _import_derivation() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("derive_deal_vectors", DERIVE_SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-derive = _import_derivation()
-
-
-def _load(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return data
-
-
-CASES = [(path.name, case) for path in DEAL_FILES for case in _load(path)["cases"]]
-CASE_IDS = [case.get("name", f"{file}#{i}") for i, (file, case) in enumerate(CASES)]
+derive = load_script(DERIVE_SCRIPT)
+CASES = file_cases(DEAL_FILES)
+CASE_IDS = file_case_ids(CASES)
 DEALS = [(f, c) for f, c in CASES if "response" in c.get("expect", {})]
 DEAL_IDS = [c["name"] for _, c in DEALS]
 
@@ -74,12 +61,9 @@ def test_there_are_deal_vector_files() -> None:
 
 @pytest.mark.parametrize("path", DEAL_FILES, ids=[p.name for p in DEAL_FILES])
 def test_file_header_names_deal(path: Path) -> None:
-    data = _load(path)
-    assert set(data) == {"suite", "source", "service", "method", "notes", "cases"}
-    assert data["service"] == "okey.v1.DealService"
+    data = load_json(path)
+    assert_header(data, "okey.v1.DealService", "docs/dealing.md")
     assert data["method"] == "Deal"
-    assert "docs/dealing.md" in data["source"]
-    assert data["cases"]
 
 
 @pytest.mark.parametrize("path", DEAL_FILES, ids=[p.name for p in DEAL_FILES])
@@ -92,8 +76,7 @@ def test_vectors_stand_alone_citing_public_documents_only(path: Path) -> None:
 
 def test_case_names_are_unique_across_the_whole_directory() -> None:
     # docs/conformance.md: names are unique across every file, hand vectors included.
-    names = [c["name"] for p in sorted(CONFORMANCE.glob("*.json")) for c in _load(p)["cases"]]
-    assert sorted({n for n in names if names.count(n) > 1}) == []
+    assert duplicate_case_names() == []
 
 
 def test_issue_4_deal_vectors_number_at_least_30() -> None:
@@ -146,7 +129,7 @@ def test_files_are_exactly_what_the_derivation_script_writes() -> None:
     built = derive.build_files()
     assert sorted(built) == [p.name for p in DEAL_FILES]
     for path in DEAL_FILES:
-        assert _load(path) == built[path.name], f"regenerate {path.name}: see {DERIVE_SCRIPT}"
+        assert load_json(path) == built[path.name], f"regenerate {path.name}: see {DERIVE_SCRIPT}"
 
 
 def test_every_tile_is_dealt_exactly_once() -> None:

@@ -12,13 +12,8 @@ file byte for byte.
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import re
-import sys
 from collections import Counter
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import grpc
@@ -27,12 +22,19 @@ from google.protobuf import json_format
 from okey.v1 import hand_pb2
 from okey_rules.rulebook import is_pair, is_run, is_set
 from okey_rules.tiles import Color, Tile, indicator_for, okey_for, parse_tile, parse_tiles
+from vector_support import (
+    CONFORMANCE,
+    KEBAB,
+    ROOT,
+    assert_header,
+    assert_written_by,
+    duplicate_case_names,
+    field_head,
+    load_json,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-CONFORMANCE = ROOT / "tests" / "conformance"
 PATH = CONFORMANCE / "hand101_best_opening.json"
 DERIVE_SCRIPT = ROOT / "scripts" / "derive_opening_vectors.py"
-KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 PREFIX = "best-opening-"
 REQUEST_FIELDS = {f.name for f in hand_pb2.BestOpeningRequest.DESCRIPTOR.fields}
 STATUS_CODES = {code.name for code in grpc.StatusCode}
@@ -99,17 +101,7 @@ REFUSALS = {
 }
 
 
-def _import_derivation() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("derive_opening_vectors", DERIVE_SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-DATA: dict[str, Any] = json.loads(PATH.read_text(encoding="utf-8"))
+DATA = load_json(PATH)
 CASES: list[dict[str, Any]] = DATA["cases"]
 IDS = [case["name"] for case in CASES]
 ANSWERED = [case for case in CASES if "response" in case["expect"]]
@@ -160,20 +152,12 @@ def _notation(arrangement: dict[str, Any]) -> str:
 def test_file_is_exactly_what_the_derivation_script_writes() -> None:
     # A hand edit without the script fails here; the script itself stops when a
     # worked-out answer, the brute force and the engine disagree.
-    derive = _import_derivation()
-    built = derive.build_files()
-    assert sorted(built) == [PATH.name]
-    assert PATH.read_text(encoding="utf-8") == derive.file_text(built[PATH.name]), (
-        f"regenerate {PATH.name} with {DERIVE_SCRIPT} --write tests/conformance"
-    )
+    assert_written_by(DERIVE_SCRIPT, [PATH])
 
 
 def test_file_header_names_bestopening() -> None:
-    assert set(DATA) == {"suite", "source", "service", "method", "notes", "cases"}
-    assert DATA["service"] == "okey.v1.HandService"
+    assert_header(DATA, "okey.v1.HandService", "docs/okey101.md")
     assert DATA["method"] == "BestOpening"
-    assert "docs/okey101.md" in DATA["source"]
-    assert CASES
 
 
 def test_vectors_stand_alone_citing_public_documents_only() -> None:
@@ -182,9 +166,7 @@ def test_vectors_stand_alone_citing_public_documents_only() -> None:
 
 
 def test_case_names_are_unique_across_the_whole_directory() -> None:
-    names = [c["name"] for p in sorted(CONFORMANCE.glob("*.json"))
-             for c in json.loads(p.read_text(encoding="utf-8"))["cases"]]
-    assert sorted({n for n in names if names.count(n) > 1}) == []
+    assert duplicate_case_names() == []
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -208,7 +190,7 @@ def test_request_and_expectation_parse(case: dict[str, Any]) -> None:
         error = expect["error"]
         assert set(error) == {"code", "field"}
         assert error["code"] in STATUS_CODES
-        assert re.split(r"[.\[]", error["field"], maxsplit=1)[0] in REQUEST_FIELDS
+        assert field_head(error["field"]) in REQUEST_FIELDS
     else:
         json_format.ParseDict(expect["response"], hand_pb2.BestOpeningResponse())
         # The summary is free text: another correct server may word it differently.

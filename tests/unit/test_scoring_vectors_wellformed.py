@@ -14,28 +14,31 @@ scripts/derive_scoring_vectors.py writes them byte for byte.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from okey.v1 import game_pb2, ruleset_pb2, scoring_pb2
-from okey_rules.game import replay
 from okey_rules.game_types import Phase
 from okey_rules.ruleset import ColourDouble, Ruleset, ScoringMode
 from okey_rules.scoring_types import CLASSIC_SCORE_RULES
-from okey_server.convert_game import clock_ms, move_from_proto
 from okey_server.convert_ruleset import ruleset_from_proto
-from okey_server.deal_request import deal_for_request
+from vector_support import (
+    CONFORMANCE,
+    ROOT,
+    answered,
+    assert_answer_or_refusal,
+    assert_case_form,
+    assert_header,
+    assert_written_by,
+    load_json,
+    method_cases,
+    replay_given_state,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-CONFORMANCE = ROOT / "tests" / "conformance"
 DERIVE_SCRIPT = ROOT / "scripts" / "derive_scoring_vectors.py"
 SCORING_FILES = sorted(CONFORMANCE.glob("scoring_*.json"))
 METHODS: dict[str, tuple[type[Message], type[Message]]] = {
@@ -45,9 +48,6 @@ METHODS: dict[str, tuple[type[Message], type[Message]]] = {
 EXPECTED_FILES = {"scoring_round.json": "ScoreRound", "scoring_game.json": "ScoreGame"}
 PREFIX = {"ScoreRound": "score-round-", "ScoreGame": "score-game-"}
 PRESETS = ("classic", "tournament", "points-limit", "okey.gg", "penalty")
-KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
-# Any key will do for reading a log: the MAC is not what is checked here.
-KEY = b"test key for reading vector logs"
 # docs/rules.md §9 (the refusals): the fields a ScoreRound refusal names, one case each
 # at least.
 ROUND_REFUSALS = {
@@ -79,30 +79,15 @@ ROUND_REFUSALS = {
 }
 
 
-def _import_derivation() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("derive_scoring_vectors", DERIVE_SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-def _load(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return data
-
-
-FILES = {path.name: _load(path) for path in SCORING_FILES}
-CASES = [(name, data["method"], case) for name, data in FILES.items() for case in data["cases"]]
+FILES = {path.name: load_json(path) for path in SCORING_FILES}
+CASES = method_cases(FILES)
 CASE_IDS = [case["name"] for _, _, case in CASES]
 GIVEN = [case for _, _, case in CASES if "given_state" in case]
 GIVEN_IDS = [case["name"] for case in GIVEN]
 
 
 def _answered(method: str) -> list[dict[str, Any]]:
-    return [c for _, m, c in CASES if m == method and "response" in c["expect"]]
+    return answered(CASES, method)
 
 
 def _refused(method: str) -> set[str]:
@@ -134,22 +119,12 @@ def test_there_is_one_file_per_scoringservice_method() -> None:
 def test_files_are_exactly_what_the_derivation_script_writes() -> None:
     # A hand edit of a vector without the script fails here; the script itself stops
     # when a hand-worked number and the engine disagree.
-    derive = _import_derivation()
-    built = derive.build_files()
-    assert sorted(built) == sorted(FILES)
-    for path in SCORING_FILES:
-        text = path.read_text(encoding="utf-8")
-        expected = derive.file_text(built[path.name])
-        assert text == expected, f"regenerate {path.name} with {DERIVE_SCRIPT}"
+    assert_written_by(DERIVE_SCRIPT, SCORING_FILES)
 
 
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_file_header_names_scoringservice(name: str) -> None:
-    data = FILES[name]
-    assert set(data) == {"suite", "source", "service", "method", "notes", "cases"}
-    assert data["service"] == "okey.v1.ScoringService"
-    assert "docs/rules.md §9" in data["source"]
-    assert data["cases"]
+    assert_header(FILES[name], "okey.v1.ScoringService", "docs/rules.md §9")
 
 
 @pytest.mark.parametrize("name", sorted(FILES))
@@ -160,17 +135,7 @@ def test_vectors_stand_alone_citing_public_documents_only(name: str) -> None:
 
 @pytest.mark.parametrize(("file", "method", "case"), CASES, ids=CASE_IDS)
 def test_case_is_well_formed(file: str, method: str, case: dict[str, Any]) -> None:
-    # docs/conformance.md: these keys, given_state optional, in this order when written.
-    assert list(case) in (
-        ["name", "reason", "request", "expect"],
-        ["name", "reason", "given_state", "request", "expect"],
-    ), file
-    assert KEBAB.fullmatch(case["name"])
-    assert case["name"].startswith(PREFIX[method])
-    reason = case["reason"]
-    assert reason.strip()
-    assert "\n" not in reason
-    assert re.search(r"docs/rules\.md §\d|[a-z]+\.proto", reason), reason
+    assert_case_form(file, case, PREFIX[method], r"docs/rules\.md §\d|[a-z]+\.proto")
 
 
 @pytest.mark.parametrize(("file", "method", "case"), CASES, ids=CASE_IDS)
@@ -183,16 +148,7 @@ def test_request_given_state_and_expectation_parse(
         # Only ScoreRound has one place for a state (round.state).
         assert method == "ScoreRound"
         json_format.ParseDict(case["given_state"], game_pb2.ReplayRequest())
-    expect = case["expect"]
-    assert len(expect) == 1
-    if "response" in expect:
-        json_format.ParseDict(expect["response"], response_type())
-        return
-    error = expect["error"]
-    assert set(error) == {"code", "field"}
-    assert error["code"] == "INVALID_ARGUMENT"
-    head = re.split(r"[.\[]", error["field"], maxsplit=1)[0]
-    assert head in request_type.DESCRIPTOR.fields_by_name
+    assert_answer_or_refusal(case["expect"], request_type, response_type)
 
 
 @pytest.mark.parametrize(("file", "method", "case"), CASES, ids=CASE_IDS)
@@ -213,16 +169,7 @@ def test_no_vector_pins_a_signed_state(file: str, method: str, case: dict[str, A
 def test_given_state_is_a_legal_log_from_a_seeded_deal(case: dict[str, Any]) -> None:
     """Read as a server reads a ReplayRequest, the log is legal; a case with an answer
     reaches a finished round (a refused one may be the unfinished-state refusal)."""
-    request = json_format.ParseDict(case["given_state"], game_pb2.ReplayRequest())
-    assert request.WhichOneof("start") == "deal"
-    assert request.deal.seed
-    state = deal_for_request(request.deal, KEY).state
-    log = [
-        (move_from_proto(entry.move, f"moves[{i}].move"), clock_ms(entry))
-        for i, entry in enumerate(request.moves)
-    ]
-    result = replay(state, log)
-    assert result.legal, f"move {result.illegal_index}: {result.reason} ({result.message})"
+    result = replay_given_state(case["given_state"])
     assert result.state is not None
     finished = result.state.phase is Phase.ROUND_OVER
     refused_unfinished = case["expect"].get("error", {}).get("field") == "round.state"

@@ -8,7 +8,6 @@ promise (kinds in enum order, winning discards distinct and in tile order).
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -17,28 +16,18 @@ import grpc
 import pytest
 from google.protobuf import json_format
 from okey.v1 import hand_pb2, tile_pb2
+from vector_support import CONFORMANCE, KEBAB, field_head, file_case_ids, file_cases, load_json
 
-CONFORMANCE = Path(__file__).resolve().parents[2] / "tests" / "conformance"
 HAND_FILES = sorted(CONFORMANCE.glob("hand_*.json"))
 # At least 150 CheckHand cases covering docs/rules.md §3-4.
 MIN_HAND_CASES = 150
-KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 # Proto field names (snake_case) a CheckHand violation may name, with an index suffix.
 REQUEST_FIELDS = {f.name for f in hand_pb2.CheckHandRequest.DESCRIPTOR.fields}
 STATUS_CODES = {code.name for code in grpc.StatusCode}
 
 
-def _load(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return data
-
-
-def _all_cases() -> list[tuple[str, dict[str, Any]]]:
-    return [(path.name, case) for path in HAND_FILES for case in _load(path)["cases"]]
-
-
-CASES = _all_cases()
-CASE_IDS = [case.get("name", f"{file}#{i}") for i, (file, case) in enumerate(CASES)]
+CASES = file_cases(HAND_FILES)
+CASE_IDS = file_case_ids(CASES)
 
 
 def _tile_order(tile: dict[str, Any]) -> tuple[int, int]:
@@ -55,7 +44,7 @@ def test_there_are_hand_vector_files() -> None:
 
 @pytest.mark.parametrize("path", HAND_FILES, ids=[p.name for p in HAND_FILES])
 def test_file_header_names_checkhand(path: Path) -> None:
-    data = _load(path)
+    data = load_json(path)
     assert set(data) == {"suite", "source", "service", "method", "cases"}
     assert data["service"] == "okey.v1.HandService"
     assert data["method"] == "CheckHand"
@@ -112,8 +101,7 @@ def test_expect_has_exactly_one_of_response_or_error(file: str, case: dict[str, 
         assert set(error) <= {"code", "field"}
         assert error["code"] in STATUS_CODES
         if "field" in error:
-            head = re.split(r"[.\[]", error["field"], maxsplit=1)[0]
-            assert head in REQUEST_FIELDS
+            assert field_head(error["field"]) in REQUEST_FIELDS
     else:
         # The expected subset must itself be valid CheckHandResponse JSON.
         json_format.ParseDict(expect["response"], hand_pb2.CheckHandResponse())
