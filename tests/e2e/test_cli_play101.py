@@ -251,7 +251,7 @@ def test_open_best_and_take_back_cost_a_penalty_printed_as_it_happens(server, tm
     [state] = states
     assert state.seats[0].penalties[0].value == "took back several tiles"
     assert_scores_printed(out, states)
-    assert "  seat 0: penalty, took back several tiles: 101\n" in out
+    assert "  seat 0 pays 101: penalty, took back several tiles\n" in out
 
 
 def test_open_with_melds_typed_out_an_okey_as_ok_face(server, tmp_path):
