@@ -338,6 +338,24 @@ def expected_discard_penalties(state: State101, code: int) -> list[Penalty]:
     return []
 
 
+def expected_end_penalties(state: State101, code: int) -> list[Penalty]:
+    """§10.5: when this discard ends the round (a finish, or the bank already empty), each
+    okey left in the rack of a seat that has opened, the finisher aside, costs 101."""
+    seat = state.turn
+    finishing = len(state.seats[seat].rack) == 1
+    if not finishing and state.wall:
+        return []
+    found = []
+    for number, held in enumerate(state.seats):
+        if held.opened is None or (finishing and number == seat):
+            continue
+        rack = [c for c in held.rack if not (number == seat and c == code)]
+        found += [Penalty.OKEY_LEFT_IN_HAND] * sum(
+            natural_face(c, state.okey) is None for c in rack
+        )
+    return found
+
+
 def check_move(before: State101, move: Move101, result: Result101,
                snapshots: list[tuple[tuple[TableMeld, ...], tuple[int, ...], Opened | None]]
                ) -> None:
@@ -359,7 +377,10 @@ def check_move(before: State101, move: Move101, result: Result101,
         assert state.seats[other].opened == before.seats[other].opened
     if move.kind is Move101Kind.DISCARD:
         assert move.tile is not None
-        assert penalties_in(result) == expected_discard_penalties(before, move.tile)
+        assert penalties_in(result) == (
+            expected_discard_penalties(before, move.tile)
+            + expected_end_penalties(before, move.tile)
+        )
         if state.phase is Phase101.ROUND_OVER:
             assert state.outcome is not None
             if state.outcome.kind == "finished":
