@@ -566,7 +566,7 @@ def _discard(state: State101, move: Move101) -> Result101:
         one_turn = held.opened_on_move >= state.turn_start and all(
             other.opened is None for number, other in enumerate(state.seats) if number != seat
         )
-        outcome = Outcome101("finished", after.move_number, seat, wild, one_turn)
+        outcome = Outcome101("finished", after.move_number, seat, wild, one_turn, code)
         events.append(Event101(Event101Kind.ROUND_FINISHED, seat, (code,)))
         return Result101(True, replace(after, phase=Phase101.ROUND_OVER, outcome=outcome),
                          tuple(events))

@@ -127,6 +127,7 @@ class Outcome101:
     finisher: int = 0
     okey_discard: bool = False
     one_turn: bool = False  # opened and finished in one turn, nobody else open
+    discard: int | None = None  # the finishing discard's code
 
 
 @dataclass(frozen=True, slots=True)

@@ -154,8 +154,12 @@ def state_101_from_proto(message: state_pb2.GameState, rules: Ruleset, field: st
     if message.HasField("outcome"):
         got = message.outcome
         kind = "void" if got.void_round else "exhausted" if got.drawn else "finished"
+        discard = (
+            tile_from_proto(got.discard, f"{field}.outcome.discard").code
+            if got.HasField("discard") else None
+        )
         outcome = Outcome101(kind, got.move_number, got.winner_seat, got.okey_discard,
-                             got.one_turn_finish)
+                             got.one_turn_finish, discard)
     return State101(
         rules=rules,
         dealer=message.dealer_seat,
@@ -331,3 +335,5 @@ def fill_outcome_101(target: state_pb2.RoundOutcome, outcome: Outcome101) -> Non
         target.winner_seat = outcome.finisher
         target.okey_discard = outcome.okey_discard
         target.one_turn_finish = outcome.one_turn
+        if outcome.discard is not None:
+            fill_tile(target.discard, TILE_OF_CODE[outcome.discard])

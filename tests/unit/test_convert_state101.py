@@ -30,7 +30,7 @@ def test_a_mid_turn_101_state_round_trips():
 def test_a_finished_101_state_round_trips():
     state = arranged({1: "B4"}, table=[(1, "B1 B2 B3")])
     over = dataclasses.replace(state, phase=Phase101.ROUND_OVER,
-                               outcome=Outcome101("finished", 30, 1, True, True))
+                               outcome=Outcome101("finished", 30, 1, True, True, discard=4))
     assert any_state_from_proto(state_to_proto(over, KEY), KEY) == over
 
 

@@ -316,6 +316,7 @@ def test_a_discard_that_empties_the_rack_finishes_the_round():
     assert not over.outcome.one_turn  # it opened in an earlier turn
     assert over.seats[1].rack == ()
     assert over.seats[1].discards[-1] == last
+    assert over.outcome.discard == last  # the outcome names the finishing discard
 
 
 def test_finishing_with_an_okey_is_an_okey_discard():
