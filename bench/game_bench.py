@@ -26,7 +26,6 @@ from __future__ import annotations
 import random
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +34,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # rpc_bench.py, when run as a script
 
 import rpc_bench
-from rpc_bench import BASELINE, HEALTH_CHECK, Tally, drive, server_cpu_s
+from rpc_bench import BASELINE, HEALTH_CHECK, Tally, drive
 
 TARGET_RATIO = 0.70
 DEAL_SEED = "game-bench"
@@ -159,24 +158,9 @@ def measure(address: str, pid: int, mid: MidRound, rounds: int = ROUNDS) -> dict
         }
         for path, request in kinds.values():
             drive(methods[path], [request] * WARM_UP_CALLS, IN_FLIGHT)
-        tallies = {name: Tally() for name in kinds}
-        names = list(kinds)
-        for round_index in range(rounds):
-            # Rotate the order each round so no kind always runs first or last.
-            shift = round_index % len(names)
-            for name in names[shift:] + names[:shift]:
-                path, request = kinds[name]
-                server_before, client_before = server_cpu_s(pid), time.process_time()
-                started = time.perf_counter()
-                failures = drive(methods[path], [request] * CALLS_PER_ROUND, IN_FLIGHT)
-                elapsed = time.perf_counter() - started
-                tally = tallies[name]
-                tally.calls += CALLS_PER_ROUND
-                tally.seconds += elapsed
-                tally.server_cpu_s += server_cpu_s(pid) - server_before
-                tally.client_cpu_s += time.process_time() - client_before
-                tally.failures += failures
-    return tallies
+        calls = rounds * CALLS_PER_ROUND
+        batches = {name: (path, [request] * calls) for name, (path, request) in kinds.items()}
+        return rpc_bench.interleave(methods, batches, rounds, CALLS_PER_ROUND, pid)
 
 
 def _sizes(channel_address: str, mid: MidRound) -> dict[str, int]:

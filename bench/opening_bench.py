@@ -36,7 +36,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # rpc_bench.py, when run as a script
 
 import rpc_bench
-from rpc_bench import BASELINE, HEALTH_CHECK, Tally, drive, server_cpu_s
+from rpc_bench import BASELINE, HEALTH_CHECK, Tally, drive
 
 RACKS = 1_000
 PASSES = 3
@@ -112,27 +112,9 @@ def built_racks(count: int, seed: int) -> list[Rack]:
 
 def opening_requests(racks: Sequence[Rack], as_notation: bool) -> list[Any]:
     """BestOpeningRequest messages (no preset: Okey 101), tiles and okey as messages or notation."""
-    from okey.v1 import hand_pb2, tile_pb2
-    from okey_rules.tiles import format_tile, format_tiles
+    from okey.v1 import hand_pb2
 
-    def message(tile: Any) -> Any:
-        if tile.color is None:
-            return tile_pb2.Tile(false_joker=True, copy=tile.copy)
-        return tile_pb2.Tile(color=int(tile.color) + 1, number=tile.number, copy=tile.copy)
-
-    if as_notation:
-        return [
-            hand_pb2.BestOpeningRequest(
-                hand_notation=format_tiles(tiles), okey_notation=format_tile(okey)
-            )
-            for tiles, okey in racks
-        ]
-    return [
-        hand_pb2.BestOpeningRequest(
-            hand=tile_pb2.TileList(tiles=[message(t) for t in tiles]), okey=message(okey)
-        )
-        for tiles, okey in racks
-    ]
+    return rpc_bench.tile_requests(hand_pb2.BestOpeningRequest, racks, as_notation)
 
 
 # --- in-process -----------------------------------------------------------------
@@ -237,26 +219,7 @@ def measure(address: str, pid: int, rounds: int = ROUNDS) -> dict[str, Tally]:
         }
         drive(methods[HEALTH_CHECK], [health] * WARM_UP_CALLS, IN_FLIGHT)
         drive(methods[BEST_OPENING], warm_up, IN_FLIGHT)
-        tallies = {name: Tally() for name in batches}
-        names = list(batches)
-        for round_index in range(rounds):
-            # Rotate the order each round so no kind always runs first or last.
-            shift = round_index % len(names)
-            for name in names[shift:] + names[:shift]:
-                path, requests = batches[name]
-                first = round_index * CALLS_PER_ROUND
-                chunk = requests[first : first + CALLS_PER_ROUND]
-                server_before, client_before = server_cpu_s(pid), time.process_time()
-                started = time.perf_counter()
-                failures = drive(methods[path], chunk, IN_FLIGHT)
-                elapsed = time.perf_counter() - started
-                tally = tallies[name]
-                tally.calls += len(chunk)
-                tally.seconds += elapsed
-                tally.server_cpu_s += server_cpu_s(pid) - server_before
-                tally.client_cpu_s += time.process_time() - client_before
-                tally.failures += failures
-    return tallies
+        return rpc_bench.interleave(methods, batches, rounds, CALLS_PER_ROUND, pid)
 
 
 def over_grpc(server_args: Sequence[str] = ()) -> None:

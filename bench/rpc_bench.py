@@ -145,9 +145,12 @@ def mixed_hands(count: int, seed: int) -> list[corpora.Hand]:
     return [hand for group in groups for hand in group][:count]
 
 
-def check_hand_requests(hands: Sequence[corpora.Hand], as_notation: bool) -> list[Any]:
-    """CheckHandRequest messages for `hands`, tiles and okey as messages or as notation."""
-    from okey.v1 import hand_pb2, tile_pb2
+def tile_requests(
+    message_type: Any, pairs: Sequence[tuple[Any, Any]], as_notation: bool
+) -> list[Any]:
+    """Requests of `message_type` (CheckHand, BestOpening: the same `hand`/`okey` fields) for
+    (tiles, okey) pairs, tiles and okey as messages or as notation."""
+    from okey.v1 import tile_pb2
     from okey_rules.tiles import format_tile, format_tiles
 
     def message(tile: Any) -> Any:
@@ -157,17 +160,20 @@ def check_hand_requests(hands: Sequence[corpora.Hand], as_notation: bool) -> lis
 
     if as_notation:
         return [
-            hand_pb2.CheckHandRequest(
-                hand_notation=format_tiles(tiles), okey_notation=format_tile(okey)
-            )
-            for tiles, okey in hands
+            message_type(hand_notation=format_tiles(tiles), okey_notation=format_tile(okey))
+            for tiles, okey in pairs
         ]
     return [
-        hand_pb2.CheckHandRequest(
-            hand=tile_pb2.TileList(tiles=[message(t) for t in tiles]), okey=message(okey)
-        )
-        for tiles, okey in hands
+        message_type(hand=tile_pb2.TileList(tiles=[message(t) for t in tiles]), okey=message(okey))
+        for tiles, okey in pairs
     ]
+
+
+def check_hand_requests(hands: Sequence[corpora.Hand], as_notation: bool) -> list[Any]:
+    """CheckHandRequest messages for `hands`, tiles and okey as messages or as notation."""
+    from okey.v1 import hand_pb2
+
+    return tile_requests(hand_pb2.CheckHandRequest, hands, as_notation)
 
 
 def drive(method: Any, requests: Sequence[bytes], in_flight: int) -> list[str]:
@@ -260,24 +266,36 @@ def measure(address: str, pid: int, calls: int = ROUNDS * CALLS_PER_ROUND) -> di
         drive(methods[HEALTH_CHECK], [health] * WARM_UP_CALLS, IN_FLIGHT)
         drive(methods[CHECK_HAND], warm_up, IN_FLIGHT)
 
-        tallies = {name: Tally() for name in batches}
-        names = list(batches)
-        for round_index in range(rounds):
-            # Rotate the order each round so no kind always runs first or last.
-            shift = round_index % len(names)
-            for name in names[shift:] + names[:shift]:
-                path, requests = batches[name]
-                chunk = requests[round_index * per_round : (round_index + 1) * per_round]
-                server_before, client_before = server_cpu_s(pid), time.process_time()
-                started = time.perf_counter()
-                failures = drive(methods[path], chunk, IN_FLIGHT)
-                elapsed = time.perf_counter() - started
-                tally = tallies[name]
-                tally.calls += len(chunk)
-                tally.seconds += elapsed
-                tally.server_cpu_s += server_cpu_s(pid) - server_before
-                tally.client_cpu_s += time.process_time() - client_before
-                tally.failures += failures
+        return interleave(methods, batches, rounds, per_round, pid)
+
+
+def interleave(
+    methods: dict[str, Any],
+    batches: dict[str, tuple[str, list[bytes]]],
+    rounds: int,
+    per_round: int,
+    pid: int,
+) -> dict[str, Tally]:
+    """Sends each batch's requests (path, serialized requests) in `rounds` interleaved
+    chunks of `per_round`; totals per batch: calls, wall time, server and client CPU."""
+    tallies = {name: Tally() for name in batches}
+    names = list(batches)
+    for round_index in range(rounds):
+        # Rotate the order each round so no kind always runs first or last.
+        shift = round_index % len(names)
+        for name in names[shift:] + names[:shift]:
+            path, requests = batches[name]
+            chunk = requests[round_index * per_round : (round_index + 1) * per_round]
+            server_before, client_before = server_cpu_s(pid), time.process_time()
+            started = time.perf_counter()
+            failures = drive(methods[path], chunk, IN_FLIGHT)
+            elapsed = time.perf_counter() - started
+            tally = tallies[name]
+            tally.calls += len(chunk)
+            tally.seconds += elapsed
+            tally.server_cpu_s += server_cpu_s(pid) - server_before
+            tally.client_cpu_s += time.process_time() - client_before
+            tally.failures += failures
     return tallies
 
 
