@@ -13,7 +13,7 @@ from okey_rules.scoring_types import RoundResult, RoundScore, ScoreRule, Table
 from okey_rules.tiles import okey_for
 
 from okey_server.convert_hand import WIN_KIND_TO_PROTO
-from okey_server.convert_ruleset import ruleset_from_proto, ruleset_to_proto
+from okey_server.convert_ruleset import ruleset_from_proto
 from okey_server.convert_state import any_state_from_proto
 from okey_server.convert_tile import COLOR_TO_DOMAIN, tile_from_proto, tiles_from_proto
 
@@ -141,8 +141,9 @@ def _check_tiles(
 
 
 def round_to_proto(
-    scored: RoundScore, rules: Ruleset, proto_rules: ruleset_pb2.Ruleset | None = None
+    scored: RoundScore, rules: ruleset_pb2.Ruleset
 ) -> scoring_pb2.ScoreRoundResponse:
+    """A scored round as the answer, under `rules` (written out once per call or game)."""
     answer = scoring_pb2.ScoreRoundResponse(
         deltas=scored.deltas,
         round_value=scored.value,
@@ -150,7 +151,7 @@ def round_to_proto(
         winner_seats=scored.winners,
         eliminated=scored.eliminated,
     )
-    answer.ruleset.CopyFrom(proto_rules or ruleset_to_proto(rules))
+    answer.ruleset.CopyFrom(rules)
     answer.table.scores.extend(scored.table.scores)
     answer.table.rounds_played = scored.table.rounds_played
     for line in scored.lines:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import grpc
-from okey.v1 import scoring_pb2, scoring_pb2_grpc
+from okey.v1 import ruleset_pb2, scoring_pb2, scoring_pb2_grpc
 from okey_rules.errors import InvalidInputError
 from okey_rules.game101_types import State101
 from okey_rules.game_types import GameState
@@ -46,7 +48,7 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
         before = table if table is not None else start_table(rules, players)
         result = self._result(request.round, rules, before, state, "round")
         scored = score_round(rules, players, table, result)
-        answer = round_to_proto(scored, rules)
+        answer = round_to_proto(scored, ruleset_to_proto(rules))
         if state is not None:
             before = table if table is not None else start_table(rules, players)
             if not scored.game_over:
@@ -62,36 +64,34 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
         states = [self._state_of(entry, f"rounds[{i}]") for i, entry in enumerate(request.rounds)]
         first = next((s for s in states if s is not None), None)
         rules = rules_for(request.preset, request.ruleset, first)
-        if isinstance(first, State101):
-            return _game_101(states, rules)
         for index, state in enumerate(states):
             if state is not None and state.rules != rules:
                 raise InvalidInputError(
                     f"rounds[{index}].state.ruleset",
                     "every round of a game is played under the same rules",
                 )
-        check_scorable(rules)
-        players = request.player_count or (first.player_count if first else DEFAULT_PLAYERS)
-        table: Table | None = None
-        answer = scoring_pb2.ScoreGameResponse()
-        proto_rules = ruleset_to_proto(rules)
-        scored: RoundScore | None = None
-        for index, entry in enumerate(request.rounds):
-            field = f"rounds[{index}]"
-            if scored is not None and scored.game_over:
-                raise InvalidInputError(
-                    field, f"the game ended after round {index}: no more rounds"
-                )
-            before = table if table is not None else start_table(rules, players)
-            result = self._result(entry, rules, before, states[index], field)
-            scored = score_round(rules, players, table, result, field=f"{field}.result")
-            answer.rounds.append(round_to_proto(scored, rules, proto_rules))
-            table = scored.table
-        assert scored is not None
-        answer.table.CopyFrom(answer.rounds[-1].table)
-        answer.game_over = scored.game_over
-        answer.winner_seats.extend(scored.winners)
-        return answer
+        score: Callable[[int, Table | None], RoundScore]
+        if isinstance(first, State101):
+
+            def score(index: int, table: Table | None) -> RoundScore:
+                state = states[index]
+                if not isinstance(state, State101):
+                    raise InvalidInputError(
+                        f"rounds[{index}].result",
+                        "an Okey 101 game is scored from its rounds' finished states",
+                    )
+                return score_round_101(state, table, f"rounds[{index}].state")
+        else:
+            check_scorable(rules)
+            players = request.player_count or (first.player_count if first else DEFAULT_PLAYERS)
+
+            def score(index: int, table: Table | None) -> RoundScore:
+                field = f"rounds[{index}]"
+                before = table if table is not None else start_table(rules, players)
+                result = self._result(request.rounds[index], rules, before, states[index], field)
+                return score_round(rules, players, table, result, field=f"{field}.result")
+
+        return _scored_game(len(request.rounds), score, ruleset_to_proto(rules))
 
     def _state_of(
         self, entry: scoring_pb2.RoundInput, field: str
@@ -136,7 +136,7 @@ def _round_101(
 ) -> scoring_pb2.ScoreRoundResponse:
     """§10.7: an Okey 101 round from its finished state, and the next deal."""
     scored = score_round_101(state, table)
-    answer = round_to_proto(scored, rules)
+    answer = round_to_proto(scored, ruleset_to_proto(rules))
     if not scored.game_over:
         void = state.outcome is not None and state.outcome.kind == "void"
         # A void round is dealt again by the same dealer, as the same round.
@@ -145,27 +145,19 @@ def _round_101(
     return answer
 
 
-def _game_101(
-    states: list[GameState | State101 | None], rules: Ruleset
+def _scored_game(
+    rounds: int, score: Callable[[int, Table | None], RoundScore], rules: ruleset_pb2.Ruleset
 ) -> scoring_pb2.ScoreGameResponse:
-    """§10.7: an Okey 101 game from its rounds' finished states, all under one ruleset."""
+    """Every round scored in order on the table the one before left; none after the end."""
     answer = scoring_pb2.ScoreGameResponse()
     table: Table | None = None
-    scored = None
-    for index, state in enumerate(states):
-        field = f"rounds[{index}]"
-        if not isinstance(state, State101):
-            raise InvalidInputError(
-                f"{field}.state" if state is not None else f"{field}.result",
-                "an Okey 101 game is scored from its rounds' finished states",
-            )
-        if state.rules != rules:
-            raise InvalidInputError(
-                f"{field}.state.ruleset", "every round of a game is played under the same rules"
-            )
+    scored: RoundScore | None = None
+    for index in range(rounds):
         if scored is not None and scored.game_over:
-            raise InvalidInputError(field, f"the game ended after round {index}: no more rounds")
-        scored = score_round_101(state, table, f"{field}.state")
+            raise InvalidInputError(
+                f"rounds[{index}]", f"the game ended after round {index}: no more rounds"
+            )
+        scored = score(index, table)
         answer.rounds.append(round_to_proto(scored, rules))
         table = scored.table
     assert scored is not None
