@@ -13,6 +13,15 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 50051
 DEFAULT_GRACE_S = 5.0
+MAX_PROCESSES = 64
+# Concurrent RPCs one process runs before it answers RESOURCE_EXHAUSTED: the
+# handlers are short and CPU-bound on one event loop, so a deeper queue only
+# holds memory and adds latency; other processes or instances take the load.
+DEFAULT_MAX_CONCURRENT_RPCS = 256
+# The largest request the server reads. The biggest real requests (a ScoreGame
+# of many rounds given as states, a long Replay log) are tens of kilobytes;
+# gRPC's own default of 4 MiB lets a burst of junk hold gigabytes.
+DEFAULT_MAX_RECEIVE_BYTES = 256 * 1024
 SIGNING_KEY_BYTES = 32
 # A configured key shorter than this (after hex decoding) is refused: a short
 # secret can be guessed, and every state MAC and seed commitment rests on it.
@@ -34,6 +43,25 @@ class Config:
                                repr=False)
     # True when no key was configured and `signing_key` is a fresh random one.
     signing_key_generated: bool = True
+    # TLS: PEM certificate chain and private key; with a client CA, mutual TLS
+    # (clients must present a certificate that CA signed). None = plaintext.
+    tls_cert: bytes | None = field(default=None, repr=False)
+    tls_key: bytes | None = field(default=None, repr=False)
+    tls_client_ca: bytes | None = field(default=None, repr=False)
+    # Server processes sharing the port (SO_REUSEPORT); 1 = this process only.
+    processes: int = 1
+    # Prometheus metrics over HTTP on this port (same host); None = off.
+    metrics_port: int | None = None
+    max_concurrent_rpcs: int = DEFAULT_MAX_CONCURRENT_RPCS
+    max_receive_bytes: int = DEFAULT_MAX_RECEIVE_BYTES
+
+    @property
+    def tls(self) -> bool:
+        return self.tls_cert is not None
+
+    @property
+    def mutual_tls(self) -> bool:
+        return self.tls_client_ca is not None
 
     @property
     def address(self) -> str:
@@ -71,6 +99,32 @@ def _parser() -> argparse.ArgumentParser:
         help="secret for state MACs and seed commitments, hex or text (OKEY_SIGNING_KEY; "
         f"prefer the variable: flags show in `ps`); at least {MIN_SIGNING_KEY_BYTES} bytes. "
         "Unset: a random key per start",
+    )
+    parser.add_argument("--tls-cert", help="PEM certificate chain file: serve TLS (OKEY_TLS_CERT)")
+    parser.add_argument("--tls-key", help="PEM private key file for --tls-cert (OKEY_TLS_KEY)")
+    parser.add_argument(
+        "--tls-client-ca",
+        help="PEM CA file: mutual TLS, clients must show a certificate it signed "
+        "(OKEY_TLS_CLIENT_CA; needs --tls-cert)",
+    )
+    parser.add_argument(
+        "--processes",
+        help=f"server processes sharing the port, 1-{MAX_PROCESSES} (OKEY_PROCESSES, default 1)",
+    )
+    parser.add_argument(
+        "--metrics-port",
+        help="serve Prometheus metrics over HTTP on this port of --host (OKEY_METRICS_PORT; "
+        "default off)",
+    )
+    parser.add_argument(
+        "--max-concurrent-rpcs",
+        help="RPCs a process runs at once before answering RESOURCE_EXHAUSTED "
+        f"(OKEY_MAX_CONCURRENT_RPCS, default {DEFAULT_MAX_CONCURRENT_RPCS})",
+    )
+    parser.add_argument(
+        "--max-receive-bytes",
+        help="largest request accepted, in bytes "
+        f"(OKEY_MAX_RECEIVE_BYTES, default {DEFAULT_MAX_RECEIVE_BYTES})",
     )
     return parser
 
@@ -123,9 +177,31 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
         if not 0 <= grace <= 3600:
             parser.error(f"{grace_source}: {grace:g} is outside 0-3600 seconds")
 
+    cert, key_pem, client_ca = _tls_files(parser, args, env)
+    processes = _int(parser, _pick(args.processes, env, "OKEY_PROCESSES"), 1, 1, MAX_PROCESSES)
+    metrics_text = _pick(args.metrics_port, env, "OKEY_METRICS_PORT")
+    metrics_port = None if not metrics_text[0] else _int(parser, metrics_text, 0, 1, 65535)
+    if metrics_port is not None and metrics_port == port:
+        parser.error(f"{metrics_text[1]}: {metrics_port} is the gRPC port")
+    extra = {
+        "tls_cert": cert,
+        "tls_key": key_pem,
+        "tls_client_ca": client_ca,
+        "processes": processes,
+        "metrics_port": metrics_port,
+        "max_concurrent_rpcs": _int(
+            parser, _pick(args.max_concurrent_rpcs, env, "OKEY_MAX_CONCURRENT_RPCS"),
+            DEFAULT_MAX_CONCURRENT_RPCS, 1, 100_000,
+        ),
+        "max_receive_bytes": _int(
+            parser, _pick(args.max_receive_bytes, env, "OKEY_MAX_RECEIVE_BYTES"),
+            DEFAULT_MAX_RECEIVE_BYTES, 1024, 64 * 1024 * 1024,
+        ),
+    }
+
     key_text, key_source = _pick(args.signing_key, env, "OKEY_SIGNING_KEY")
     if key_text is None:
-        return Config(host, port, level, grace)
+        return Config(host, port, level, grace, **extra)  # type: ignore[arg-type]
     key = parse_signing_key(key_text)
     if len(key) < MIN_SIGNING_KEY_BYTES:
         # Said without the key itself: the message may end up in a log.
@@ -134,4 +210,34 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
             f"{key_source} {got}; a signing key needs at least {MIN_SIGNING_KEY_BYTES} bytes "
             f"(for example 64 hex digits), or leave it unset for a random key per start"
         )
-    return Config(host, port, level, grace, key, False)
+    return Config(host, port, level, grace, key, False, **extra)  # type: ignore[arg-type]
+
+
+def _read_pem(parser: argparse.ArgumentParser, value: tuple[str | None, str]) -> bytes | None:
+    path, source = value
+    if not path:
+        return None
+    try:
+        with open(path, "rb") as file:
+            data = file.read()
+    except OSError as exc:
+        parser.error(f"{source}: cannot read {path}: {exc.strerror or exc}")
+    if b"-----BEGIN " not in data:
+        parser.error(f"{source}: {path} is not a PEM file")
+    return data
+
+
+def _tls_files(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, env: Mapping[str, str]
+) -> tuple[bytes | None, bytes | None, bytes | None]:
+    """The PEM contents of the TLS files, read now so a bad path stops the start (exit 2)."""
+    cert_from = _pick(args.tls_cert, env, "OKEY_TLS_CERT")
+    key_from = _pick(args.tls_key, env, "OKEY_TLS_KEY")
+    ca_from = _pick(args.tls_client_ca, env, "OKEY_TLS_CLIENT_CA")
+    if bool(cert_from[0]) != bool(key_from[0]):
+        missing = key_from if cert_from[0] else cert_from
+        given = cert_from if cert_from[0] else key_from
+        parser.error(f"{given[1]} needs {missing[1]} too")
+    if ca_from[0] and not cert_from[0]:
+        parser.error(f"{ca_from[1]} (mutual TLS) needs --tls-cert and --tls-key")
+    return _read_pem(parser, cert_from), _read_pem(parser, key_from), _read_pem(parser, ca_from)

@@ -27,9 +27,6 @@ from okey_server.hand_servicer import HandServicer
 from okey_server.rpc_wrapper import Activity, RpcWrapperInterceptor
 from okey_server.scoring_servicer import ScoringServicer
 
-# One process per port: without this a second server on a busy port binds
-# silently (gRPC turns SO_REUSEPORT on by default).
-SERVER_OPTIONS = (("grpc.so_reuseport", 0),)
 SERVICES = (
     hand_pb2.DESCRIPTOR.services_by_name["HandService"].full_name,
     deal_pb2.DESCRIPTOR.services_by_name["DealService"].full_name,
@@ -46,11 +43,40 @@ class ServerStartError(RuntimeError):
     """The server could not bind its address."""
 
 
+def server_options(config: Config, reuse_port: bool = False) -> tuple[tuple[str, int], ...]:
+    """grpc channel arguments for the server.
+
+    SO_REUSEPORT is off unless several processes share the port on purpose:
+    otherwise a second server on a busy port would bind silently (gRPC turns
+    it on by default).
+    """
+    return (
+        ("grpc.so_reuseport", int(reuse_port)),
+        ("grpc.max_receive_message_length", config.max_receive_bytes),
+    )
+
+
+def server_credentials(config: Config) -> grpc.ServerCredentials | None:
+    """TLS credentials from the config, or None for plaintext.
+
+    With a client CA the server asks for and requires a client certificate
+    that CA signed (mutual TLS).
+    """
+    if config.tls_cert is None or config.tls_key is None:
+        return None
+    return grpc.ssl_server_credentials(
+        ((config.tls_key, config.tls_cert),),
+        root_certificates=config.tls_client_ca,
+        require_client_auth=config.tls_client_ca is not None,
+    )
+
+
 async def create_server(
     address: str,
     config: Config,
     health_servicer: HealthServicer | None = None,
     activity: Activity | None = None,
+    reuse_port: bool = False,
 ) -> tuple[grpc.aio.Server, int]:
     """A grpc.aio server bound to `address` (``host:port``, port 0 = any), not yet started.
 
@@ -62,7 +88,11 @@ async def create_server(
     and each service. Pass `health_servicer` and `activity` to `drain` it later.
     """
     interceptor = RpcWrapperInterceptor(activity)
-    server = grpc.aio.server(interceptors=(interceptor,), options=SERVER_OPTIONS)
+    server = grpc.aio.server(
+        interceptors=(interceptor,),
+        options=server_options(config, reuse_port),
+        maximum_concurrent_rpcs=config.max_concurrent_rpcs,
+    )
     hand_pb2_grpc.add_HandServiceServicer_to_server(HandServicer(config), server)
     deal_pb2_grpc.add_DealServiceServicer_to_server(DealServicer(config), server)
     game_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(config), server)
@@ -75,7 +105,11 @@ async def create_server(
         (*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )
     try:
-        port = server.add_insecure_port(address)
+        credentials = server_credentials(config)
+        if credentials is None:
+            port = server.add_insecure_port(address)
+        else:
+            port = server.add_secure_port(address, credentials)
     except RuntimeError as exc:  # grpc raises instead of returning 0
         await server.stop(None)
         raise ServerStartError(f"cannot listen on {address}: {exc}") from exc
