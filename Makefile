@@ -39,7 +39,7 @@ type: setup
 unit: setup
 	$(VENV)/bin/pytest
 
-test: setup lint type
+test: setup lint type nginx-for-tests
 	$(VENV)/bin/pytest
 
 bench: setup
@@ -64,3 +64,22 @@ proto-check: setup
 # The Node client's own suite against a freshly started okey-server.
 node-test: setup
 	$(VENV)/bin/pytest tests/e2e/test_node_client.py
+
+# --- nginx for the load-balancer test (tests/e2e/test_nginx_balancer.py; run by `make test`) ---
+# Debian's nginx package, installed only when nginx is missing (as root, or through
+# passwordless sudo). It cannot always be installed (no root, no apt, no network): then
+# the message says so and the test reports the same reason.
+.PHONY: nginx-for-tests
+nginx-for-tests:
+	@if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+	else echo "make: nginx is missing and cannot be installed here (not root, no passwordless sudo):" \
+		"install Debian's nginx package for tests/e2e/test_nginx_balancer.py" >&2; exit 0; fi; \
+	if ! command -v apt-get >/dev/null 2>&1; then \
+		echo "make: nginx is missing and there is no apt-get: install nginx by hand" >&2; exit 0; fi; \
+	echo "make: installing Debian's nginx (for tests/e2e/test_nginx_balancer.py)"; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	$$sudo apt-get install -y -qq --no-install-recommends nginx >/dev/null 2>&1 \
+		|| { $$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends nginx; } \
+		|| echo "make: apt-get could not install nginx: tests/e2e/test_nginx_balancer.py will fail" >&2
