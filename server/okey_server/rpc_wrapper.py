@@ -5,6 +5,10 @@ once per method. The wrapping is around the handler's own coroutine, so the
 request id bound for logging lives in the RPC's task and reaches everything
 the handler logs. Every servicer is native asyncio (`async def`); a sync
 behaviour is refused when the wrapper is built rather than run blocking.
+
+With metrics on (`okey_server.metrics`), each call is also counted by its
+status code and timed; the choice is made when a method's wrapper is built,
+so with metrics off a call runs exactly the code it ran before metrics existed.
 """
 
 from __future__ import annotations
@@ -15,13 +19,16 @@ import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import grpc
 import structlog
 from okey_rules.errors import InvalidInputError
 
 from okey_server import errors
+
+if TYPE_CHECKING:  # imported only when metrics are on: see okey_server.metrics
+    from okey_server.metrics import MethodMetrics, RpcMetrics
 
 REQUEST_ID_KEY = "x-request-id"
 # A client-chosen id is echoed and logged, so it must be short and inert.
@@ -155,11 +162,42 @@ class CallLog:
             _log.info("rpc", **fields)
 
 
+class MeteredCallLog(CallLog):
+    """A CallLog that also records the call in its method's metrics when it finishes."""
+
+    __slots__ = ("recorder",)
+
+    def __init__(
+        self, method: str, context: grpc.aio.ServicerContext, recorder: MethodMetrics
+    ) -> None:
+        super().__init__(method, context)
+        self.recorder = recorder
+
+    def finish(self) -> None:
+        self.recorder.observe(self.code, time.perf_counter() - self.started)
+        super().finish()
+
+
+NewCall = Callable[[str, grpc.aio.ServicerContext], CallLog]
+
+
+def _call_log(recorder: MethodMetrics | None) -> NewCall:
+    """What starts a call's bookkeeping: a plain CallLog with metrics off."""
+    if recorder is None:
+        return CallLog
+
+    def metered(method: str, context: grpc.aio.ServicerContext) -> CallLog:
+        return MeteredCallLog(method, context, recorder)
+
+    return metered
+
+
 def _unary_response(
-    method: str, behavior: Behavior, streamed: bool, activity: Activity | None
+    method: str, behavior: Behavior, streamed: bool, activity: Activity | None,
+    new_call: NewCall = CallLog,
 ) -> Behavior:
     async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
-        call = CallLog(method, context)
+        call = new_call(method, context)
         if activity is not None:
             activity.in_flight += 1
         try:
@@ -182,9 +220,11 @@ def _unary_response(
     return handle
 
 
-def _stream_response(method: str, behavior: Behavior, streamed: bool) -> Behavior:
+def _stream_response(
+    method: str, behavior: Behavior, streamed: bool, new_call: NewCall = CallLog
+) -> Behavior:
     async def handle(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-        call = CallLog(method, context)
+        call = new_call(method, context)
         try:
             argument = checked_stream(request) if streamed else checked(request)
             async for response in behavior(argument, context):
@@ -221,11 +261,14 @@ def passing_bytes(serializer: Callable[[Any], bytes] | None) -> Callable[[Any], 
 
 
 def wrap_handler(
-    method: str, handler: grpc.RpcMethodHandler, activity: Activity | None = None
+    method: str,
+    handler: grpc.RpcMethodHandler,
+    activity: Activity | None = None,
+    metrics: RpcMetrics | None = None,
 ) -> grpc.RpcMethodHandler:
     """The same handler behind the per-RPC wrapper, with a deserializer that never raises
     and a serializer that passes bytes through (`passing_bytes`). Unary RPCs
-    are counted in `activity`.
+    are counted in `activity`; every call is recorded in `metrics` when given.
 
     A response stream is an async generator, or a coroutine that writes with
     ``context.write`` (the asyncio health Watch): the latter is wrapped as a
@@ -242,11 +285,21 @@ def wrap_handler(
     for behavior, streamed, make in shapes:
         if behavior is None:
             continue
+        recorder = None
+        if metrics is not None:
+            from okey_server.metrics import rpc_type_of
+
+            recorder = metrics.for_method(
+                method, rpc_type_of(not handler.request_streaming, not handler.response_streaming)
+            )
+        new_call = _call_log(recorder)
         if inspect.isasyncgenfunction(behavior):
-            wrapped = _stream_response(method, behavior, streamed)
+            wrapped = _stream_response(method, behavior, streamed, new_call)
         elif inspect.iscoroutinefunction(behavior):
             unary = handler.unary_unary is not None
-            wrapped = _unary_response(method, behavior, streamed, activity if unary else None)
+            wrapped = _unary_response(
+                method, behavior, streamed, activity if unary else None, new_call
+            )
         else:
             raise TypeError(f"{method}: servicers on this server must be `async def`")
         return make(wrapped, deserializer, serializer)
@@ -256,9 +309,12 @@ def wrap_handler(
 class RpcWrapperInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     """Serves each method through its wrapped handler, built on first use."""
 
-    def __init__(self, activity: Activity | None = None) -> None:
+    def __init__(
+        self, activity: Activity | None = None, metrics: RpcMetrics | None = None
+    ) -> None:
         self._wrapped: dict[str, grpc.RpcMethodHandler] = {}
         self.activity = activity or Activity()
+        self.metrics = metrics  # None: metrics off
 
     async def intercept_service(
         self,
@@ -271,5 +327,7 @@ class RpcWrapperInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
             handler = await continuation(handler_call_details)
             if handler is None:
                 return None  # unknown method: grpc answers UNIMPLEMENTED
-            wrapped = self._wrapped[method] = wrap_handler(method, handler, self.activity)
+            wrapped = self._wrapped[method] = wrap_handler(
+                method, handler, self.activity, self.metrics
+            )
         return wrapped

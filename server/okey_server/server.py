@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import TYPE_CHECKING
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -26,6 +27,9 @@ from okey_server.game_servicer import GameServicer
 from okey_server.hand_servicer import HandServicer
 from okey_server.rpc_wrapper import Activity, RpcWrapperInterceptor
 from okey_server.scoring_servicer import ScoringServicer
+
+if TYPE_CHECKING:
+    from okey_server.metrics import RpcMetrics
 
 SERVICES = (
     hand_pb2.DESCRIPTOR.services_by_name["HandService"].full_name,
@@ -77,6 +81,8 @@ async def create_server(
     health_servicer: HealthServicer | None = None,
     activity: Activity | None = None,
     reuse_port: bool = False,
+    *,
+    metrics: RpcMetrics | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """A grpc.aio server bound to `address` (``host:port``, port 0 = any), not yet started.
 
@@ -86,8 +92,9 @@ async def create_server(
 
     Returns the server and the port it bound. Health reports SERVING for ""
     and each service. Pass `health_servicer` and `activity` to `drain` it later.
+    With `metrics` (okey_server.metrics) every RPC is counted and timed there.
     """
-    interceptor = RpcWrapperInterceptor(activity)
+    interceptor = RpcWrapperInterceptor(activity, metrics)
     server = grpc.aio.server(
         interceptors=(interceptor,),
         options=server_options(config, reuse_port),
