@@ -39,6 +39,17 @@ _RULESETS_KEPT = 256
 _ruleset_of_wire: BoundedCache[bytes, Ruleset] = BoundedCache(_RULESETS_KEPT)
 _ruleset_message: BoundedCache[Ruleset, ruleset_pb2.Ruleset] = BoundedCache(_RULESETS_KEPT)
 
+# The states this server signed or decoded lately, by (key, MAC). A table's
+# next call carries the state the last answer issued (the next ApplyMove, the
+# four seats' PlayerViews), so most incoming states were built here moments
+# ago. A MAC that checks out under the key names exactly the bytes that were
+# signed, so a hit is the same state the full decoding would give; the MAC is
+# still checked on every call. States are immutable: sharing them is safe.
+_STATES_KEPT = 1024
+_decoded_states: BoundedCache[tuple[bytes, bytes], GameState | State101] = BoundedCache(
+    _STATES_KEPT
+)
+
 
 def _state_ruleset(message: ruleset_pb2.Ruleset, state_field: str) -> Ruleset:
     """`ruleset_from_proto` of a signed state's ruleset, remembered by its wire bytes."""
@@ -115,6 +126,7 @@ def state_to_proto(state: GameState | State101, key: bytes) -> state_pb2.GameSta
         message = state_pb2.GameState(ruleset=ruleset_proto_cached(state.rules))
         fill_state_101(message, state)
         sign_state(message, key)
+        _decoded_states.put((key, message.mac), state)
         return message
     message = state_pb2.GameState(
         ruleset=ruleset_proto_cached(state.rules),  # copied into the new message
@@ -136,6 +148,7 @@ def state_to_proto(state: GameState | State101, key: bytes) -> state_pb2.GameSta
         # The state keeps the outcome without its arrangement: answers rebuild it.
         fill_outcome(message.outcome, state.outcome, state, with_arrangement=False)
     sign_state(message, key)
+    _decoded_states.put((key, message.mac), state)
     return message
 
 
@@ -151,10 +164,11 @@ def state_from_proto(message: state_pb2.GameState, key: bytes, field: str = "sta
 
 
 def any_state_from_proto(
-    message: state_pb2.GameState, key: bytes, field: str = "state"
+    message: state_pb2.GameState, key: bytes, field: str = "state", cached: bool = True
 ) -> GameState | State101:
     """The state (classic or Okey 101) a client passed back; INVALID_ARGUMENT on `field`
-    unless the server issued it."""
+    unless the server issued it. `cached=False` decodes the message in full even when the
+    state is one this process issued or decoded lately (tests hold the two to each other)."""
     if not message.mac:
         # Sizing the message is only needed to tell a missing state from an unsigned one.
         if not message.ByteSize():
@@ -170,6 +184,18 @@ def any_state_from_proto(
             "the state's MAC does not match: it was changed after the server issued it,"
             " or issued under another signing key",
         )
+    if not cached:
+        return _decode_state(message, field)
+    known = _decoded_states.get((key, message.mac))
+    if known is not None:
+        return known
+    state = _decode_state(message, field)
+    _decoded_states.put((key, message.mac), state)
+    return state
+
+
+def _decode_state(message: state_pb2.GameState, field: str) -> GameState | State101:
+    """The state a signed message holds, its MAC already checked."""
     rules = _state_ruleset(message.ruleset, field)
     if rules.game is Game.OKEY_101:
         return state_101_from_proto(message, rules, field)
