@@ -6,6 +6,7 @@ import argparse
 import os
 import re
 import secrets
+import ssl
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -240,4 +241,45 @@ def _tls_files(
         parser.error(f"{given[1]} needs {missing[1]} too")
     if ca_from[0] and not cert_from[0]:
         parser.error(f"{ca_from[1]} (mutual TLS) needs --tls-cert and --tls-key")
-    return _read_pem(parser, cert_from), _read_pem(parser, key_from), _read_pem(parser, ca_from)
+    cert = _read_pem(parser, cert_from)
+    key_pem = _read_pem(parser, key_from)
+    client_ca = _read_pem(parser, ca_from)
+    if cert is not None:
+        _check_certificates(parser, cert_from, cert)
+        _check_key(parser, cert_from, key_from)
+    if client_ca is not None:
+        _check_certificates(parser, ca_from, client_ca)
+    return cert, key_pem, client_ca
+
+
+def _check_certificates(
+    parser: argparse.ArgumentParser, value: tuple[str | None, str], data: bytes
+) -> None:
+    """Refuses a PEM file with no certificate a TLS library can read (a key given as the
+    certificate, a damaged file): gRPC would only say it cannot bind the port."""
+    try:
+        # A str is read as PEM (bytes would be DER).
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_verify_locations(
+            cadata=data.decode("ascii", "replace")
+        )
+    except ssl.SSLError:
+        parser.error(f"{value[1]}: {value[0]} holds no readable PEM certificate")
+
+
+def _check_key(
+    parser: argparse.ArgumentParser,
+    cert_from: tuple[str | None, str],
+    key_from: tuple[str | None, str],
+) -> None:
+    """Refuses a key that is unreadable, encrypted or not the certificate's own."""
+    try:
+        # An empty password: an encrypted key fails here instead of prompting on a terminal.
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(
+            str(cert_from[0]), str(key_from[0]), password=b""
+        )
+    except ssl.SSLError as exc:
+        if exc.reason == "KEY_VALUES_MISMATCH":
+            parser.error(f"{key_from[1]}: {key_from[0]} is not the key of {cert_from[1]}")
+        parser.error(
+            f"{key_from[1]}: {key_from[0]} holds no readable unencrypted PEM private key"
+        )
