@@ -43,6 +43,32 @@ SERVICES = (
 QUIET_S = 0.25
 
 
+class ServedHealth:
+    """The health service as served: the asyncio servicer's Check and Watch, and a List.
+
+    grpcio-health-checking's asyncio servicer inherits List from the generated
+    base class, a plain function that answers UNIMPLEMENTED; the RPC wrapper
+    serves `async def` methods only, so every List call came back UNKNOWN.
+    """
+
+    def __init__(self, servicer: HealthServicer, names: tuple[str, ...]) -> None:
+        self._servicer = servicer
+        self._names = names
+        self.Check = servicer.Check
+        self.Watch = servicer.Watch
+
+    async def List(  # noqa: N802 (the RPC's name)
+        self, _request: health_pb2.HealthListRequest, context: grpc.aio.ServicerContext
+    ) -> health_pb2.HealthListResponse:
+        """Every service the server reports on, with its status now (NOT_SERVING once draining)."""
+        answer = health_pb2.HealthListResponse()
+        for name in self._names:
+            checked = await self._servicer.Check(health_pb2.HealthCheckRequest(service=name),
+                                                 context)
+            answer.statuses[name].status = checked.status
+        return answer
+
+
 class ServerStartError(RuntimeError):
     """The server could not bind its address."""
 
@@ -105,7 +131,9 @@ async def create_server(
     game_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(config), server)
     scoring_pb2_grpc.add_ScoringServiceServicer_to_server(ScoringServicer(config), server)
     health_servicer = health_servicer or HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    health_pb2_grpc.add_HealthServicer_to_server(
+        ServedHealth(health_servicer, ("", *SERVICES)), server
+    )
     for name in ("", *SERVICES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     reflection.enable_server_reflection(
