@@ -16,9 +16,10 @@ with. The server keeps nothing between calls, so the same request is sent
 every time. LegalMoves (for the seat on turn: every discard, and which
 discards would win) and PlayerView (the seat on turn) run on the same state.
 
-Target (issue point): ApplyMove throughput at least 70% of the health
-Check's. The 2-core machine is shared and its speed swings, so read the
-ratios and the server CPU per call, never an absolute rate alone.
+Target: ApplyMove throughput at least 70% of the health Check's. The 2-core
+machine is shared and its speed swings, so read the ratios and the server
+CPU per call, never an absolute rate alone; the ratio of server CPU per call
+is printed too, as it is the steadier of the two.
 """
 
 from __future__ import annotations
@@ -200,9 +201,16 @@ def run(server_args: Sequence[str] = ()) -> None:
             rpc_bench.stop_server(process)
     rpc_bench.report(tallies)
     print("  sizes: " + ", ".join(f"{name} {size:,} B" for name, size in sizes.items()))
-    ratio = tallies[APPLY_MOVE_ROW].per_s / tallies[BASELINE].per_s
+    apply, health = tallies[APPLY_MOVE_ROW], tallies[BASELINE]
+    ratio = apply.per_s / health.per_s
     verdict = "meets" if ratio >= TARGET_RATIO else "MISSES"
     print(f"  target ApplyMove >= {TARGET_RATIO:.0%} of health Check: {verdict} ({ratio:.0%})")
+    # The rate ratio swings with whatever else shares the two cores (the
+    # client runs on them too); server CPU per call is what a saturated
+    # server's capacity follows, so its ratio is printed beside it.
+    cpu_ratio = health.us_per_call(health.server_cpu_s) / apply.us_per_call(apply.server_cpu_s)
+    cpu_verdict = "meets" if cpu_ratio >= TARGET_RATIO else "MISSES"
+    print(f"  by server CPU per call (health / ApplyMove): {cpu_verdict} ({cpu_ratio:.0%})")
 
 
 if __name__ == "__main__":
