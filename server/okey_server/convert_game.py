@@ -63,13 +63,23 @@ def move_to_proto(move: Move) -> game_pb2.Move:
     return message
 
 
-def clock_ms(message: object, field: str = "now") -> int | None:
-    """The caller's clock in milliseconds, None when `field` is unset (an untimed call)."""
+# The last second a google.protobuf.Timestamp may hold (9999-12-31T23:59:59Z).
+# A later clock would put the turn's deadline beyond the state's uint64 milliseconds.
+MAX_CLOCK_SECONDS = 253_402_300_799
+
+
+def clock_ms(message: object, field: str = "now", path: str | None = None) -> int | None:
+    """The caller's clock in milliseconds, None when `field` is unset (an untimed call).
+
+    A clock before 1970 or after 9999 is INVALID_ARGUMENT on `path` (default: `field`).
+    """
     if not message.HasField(field):  # type: ignore[attr-defined]
         return None
     stamp = getattr(message, field)
-    if stamp.seconds < 0 or not 0 <= stamp.nanos < 1_000_000_000:
-        raise InvalidInputError(field, "the clock must be a valid time after 1970-01-01")
+    if not 0 <= stamp.seconds <= MAX_CLOCK_SECONDS or not 0 <= stamp.nanos < 1_000_000_000:
+        raise InvalidInputError(
+            path or field, "the clock must be a valid time from 1970-01-01 to 9999-12-31"
+        )
     return timestamp_ms(stamp)
 
 

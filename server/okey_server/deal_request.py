@@ -22,8 +22,8 @@ from okey_rules.game_types import GameState
 from okey_rules.ruleset import Game
 
 from okey_server.convert_deal import method_from_proto
+from okey_server.convert_game import clock_ms
 from okey_server.convert_ruleset import ruleset_from_proto
-from okey_server.convert_time import timestamp_ms
 
 FRESH_SEED_BYTES = 32  # a seed the server draws: 64 hex digits
 DEAL_ID_BYTES = 16  # a committed deal's id: 32 hex digits
@@ -103,6 +103,6 @@ def deal_for_request(request: deal_pb2.DealRequest, key: bytes) -> DealtRound:
             dealt,
             deal_id=deal_id,
             round_number=request.round or 1,
-            now_ms=timestamp_ms(request.now) if request.HasField("now") else None,
+            now_ms=clock_ms(request),
         )
     return DealtRound(dealt, deal_id, committed, state, seed, client_seeds)

@@ -89,7 +89,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if isinstance(state, State101):
             return self._replay_101(state, request)
         log = [
-            (move_from_proto(entry.move, f"moves[{index}].move"), clock_ms(entry))
+            (move_from_proto(entry.move, f"moves[{index}].move"),
+             clock_ms(entry, path=f"moves[{index}].now"))
             for index, entry in enumerate(request.moves)
         ]
         result = replay(state, log)
