@@ -1,7 +1,8 @@
-// Loads the okey.v1 contract from the repository's proto/ directory at run
-// time: every file in proto/okey/v1, so a new service needs no client change.
+// Loads the okey.v1 contract from .proto files at run time: every file in
+// okey/v1, so a new service needs no client change. An installed package reads
+// the copy bundled at `npm pack`; a checkout reads the repository's proto/.
 
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -10,8 +11,15 @@ import protobuf from 'protobufjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-/** The proto/ directory of the repository this client ships in. */
-export const DEFAULT_PROTO_DIR = path.resolve(HERE, '..', '..', '..', 'proto');
+// The package's own copy (scripts/bundle-protos.mjs writes it for `npm pack`)
+// and the repository's proto/, for a client run from the checkout.
+const BUNDLED_PROTO_DIR = path.resolve(HERE, '..', 'proto');
+const REPOSITORY_PROTO_DIR = path.resolve(HERE, '..', '..', '..', 'proto');
+
+/** Where okey/v1/*.proto are read from by default: the bundled copy, else the repository's proto/. */
+export const DEFAULT_PROTO_DIR = existsSync(path.join(BUNDLED_PROTO_DIR, 'okey', 'v1'))
+  ? BUNDLED_PROTO_DIR
+  : REPOSITORY_PROTO_DIR;
 
 /** The protobuf package every okey-rules service lives in. */
 export const PACKAGE = 'okey.v1';
