@@ -1,10 +1,16 @@
-"""`okey-server`: reads the config, serves, drains gracefully on SIGTERM/SIGINT."""
+"""`okey-server`: reads the config, serves, drains gracefully on SIGTERM/SIGINT.
+
+With ``--processes N`` (N > 1) this process only supervises: it starts N
+server processes sharing the port (`okey_server.processes`).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import structlog
 from grpc_health.v1._async import HealthServicer
@@ -15,18 +21,46 @@ from okey_server.logging_setup import configure_logging, lifecycle_logger
 from okey_server.rpc_wrapper import Activity
 from okey_server.server import ServerStartError, create_server, drain
 
+if TYPE_CHECKING:
+    from okey_server.metrics import RpcMetrics
+
 # How long RPC tasks that grpc has cancelled get to end once the server stopped.
 _TASKS_END_S = 1.0
+# How often a server process of a multi-process server checks that its parent lives.
+_PARENT_CHECK_S = 0.5
 
 
-async def serve(config: Config) -> int:
+class Worker:
+    """How one server process of a multi-process server differs from a lone server.
+
+    It binds with SO_REUSEPORT, reports readiness through `on_ready` instead of
+    printing the startup line (the parent prints the one line), names its
+    lifecycle lines ``worker ...``, drains when its parent is gone, and a
+    repeated SIGTERM does not cut its drain short: a service manager that
+    signals the whole group and the parent's forwarding both send one. SIGINT
+    (the parent's "stop now") does.
+    """
+
+    def __init__(self, index: int, parent_pid: int, on_ready: Callable[[int], None]) -> None:
+        self.index = index
+        self.parent_pid = parent_pid
+        self.on_ready = on_ready
+
+
+async def serve(
+    config: Config, metrics: RpcMetrics | None = None, worker: Worker | None = None
+) -> int:
     """Serves until the first SIGTERM/SIGINT, then drains; a second signal stops at once."""
     log = structlog.get_logger("okey_server")
     lifecycle = lifecycle_logger()
+    prefix = "" if worker is None else "worker "
     health_servicer = HealthServicer()
     activity = Activity()
     try:
-        server, port = await create_server(config.address, config, health_servicer, activity)
+        server, port = await create_server(
+            config.address, config, health_servicer, activity,
+            reuse_port=worker is not None, metrics=metrics,
+        )
     except ServerStartError as exc:
         log.error("cannot start", error=str(exc))
         return 1
@@ -35,21 +69,34 @@ async def serve(config: Config) -> int:
     signalled = asyncio.Event()
     signalled_again = asyncio.Event()
 
-    def on_signal(signum: signal.Signals) -> None:
+    def on_signal(signum: signal.Signals | None, reason: str | None = None) -> None:
         if signalled.is_set():
-            lifecycle.info("stopping now", signal=signum.name)
+            if signum is None or (worker is not None and signum == signal.SIGTERM):
+                return  # the drain goes on (see Worker)
+            lifecycle.info(prefix + "stopping now", signal=signum.name)
             signalled_again.set()
             return
-        lifecycle.info("draining", signal=signum.name, grace_s=config.grace_s)
+        cause: dict[str, Any] = {"signal": signum.name} if signum else {"reason": reason}
+        lifecycle.info(prefix + "draining", grace_s=config.grace_s, **cause)
         signalled.set()
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, on_signal, signum)
 
     await server.start()
-    # The one startup line; with --port 0 it is how callers learn the port.
-    lifecycle.info("serving", host=config.host, port=port, version=__version__)
+    watcher = None
+    if worker is None:
+        # The one startup line; with --port 0 it is how callers learn the port.
+        shown: dict[str, Any] = {"pid": os.getpid()}
+        if config.metrics_port is not None:
+            shown["metrics_port"] = config.metrics_port
+        lifecycle.info("serving", host=config.host, port=port, version=__version__, **shown)
+    else:
+        worker.on_ready(port)
+        watcher = asyncio.ensure_future(_watch_parent(worker.parent_pid, on_signal))
     await signalled.wait()
+    if watcher is not None:
+        watcher.cancel()
     drained = asyncio.ensure_future(drain(server, health_servicer, activity, config.grace_s))
     cut_short = asyncio.ensure_future(signalled_again.wait())
     await asyncio.wait((drained, cut_short), return_when=asyncio.FIRST_COMPLETED)
@@ -65,21 +112,54 @@ async def serve(config: Config) -> int:
     rest = asyncio.all_tasks() - {asyncio.current_task()}
     if rest:
         await asyncio.wait(rest, timeout=_TASKS_END_S)
-    lifecycle.info("stopped")
+    lifecycle.info(prefix + "stopped")
     return 0
+
+
+async def _watch_parent(
+    parent_pid: int, on_signal: Callable[[signal.Signals | None, str | None], None]
+) -> None:
+    """Drains a server process whose parent is gone (killed with SIGKILL, say):
+    nothing would ever stop it otherwise."""
+    while os.getppid() == parent_pid:
+        await asyncio.sleep(_PARENT_CHECK_S)
+    on_signal(None, "parent exited")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     config = load_config(argv)
+    if config.processes > 1:
+        from okey_server.processes import supervise
+
+        return supervise(config)
     # Configured once, before any RPC: loggers may be cached (cheaper per RPC line).
     configure_logging(config.log_level, cache=True)
+    log = structlog.get_logger("okey_server")
     if config.signing_key_generated:
-        structlog.get_logger("okey_server").warning(
+        log.warning(
             "signing key generated",
             detail="no OKEY_SIGNING_KEY set: states and seed commitments issued now "
             "will not verify after a restart or on another instance",
         )
-    return asyncio.run(serve(config))
+    if config.metrics_port is None:
+        return asyncio.run(serve(config))
+
+    # One process keeps its figures in memory: a PROMETHEUS_MULTIPROC_DIR left
+    # in the environment would make prometheus-client write files instead.
+    os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)  # processes.MULTIPROC_DIR_VARIABLE
+    from okey_server.metrics import RpcMetrics, serve_metrics
+
+    metrics = RpcMetrics()
+    try:
+        httpd = serve_metrics(config.host, config.metrics_port, metrics.registry)
+    except OSError as exc:
+        log.error("cannot start", error=f"metrics port {config.metrics_port}: {exc}")
+        return 1
+    try:
+        return asyncio.run(serve(config, metrics))
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
 
 
 if __name__ == "__main__":

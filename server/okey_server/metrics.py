@@ -26,7 +26,6 @@ import grpc
 from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
 from prometheus_client.multiprocess import MultiProcessCollector
 
-MULTIPROC_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 # Seconds. The server's calls take from about 0.1 ms (a health Check) to tens of
 # milliseconds (a long Replay, a ScoreGame of many rounds); a call near a second
 # means a stalled loop. Three buckets a decade keep the scrape small.
