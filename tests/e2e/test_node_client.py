@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import tls_certs
 from okey_cli import conformance
 
 pytestmark = pytest.mark.e2e
@@ -87,3 +88,49 @@ def test_node_client_suite_passes_every_vector_against_okey_server(npm, start_se
     assert skipped.group(1) == "0"
     # The server drains and exits cleanly on SIGTERM after serving the client.
     assert server.stop(signal.SIGTERM) == 0
+
+
+# node --test's result line of one test: "ok 4 - TLS: ..." or "not ok 4 - ...".
+RESULT = re.compile(r"^(not ok|ok) \d+ - (.*)$", re.MULTILINE)
+
+
+def test_node_client_over_tls_and_mutual_tls_against_okey_server(npm, start_server_process):
+    """test/tls.test.js against okey-server with the test certificates (tests/tls_certs.py):
+    one server with TLS, one with mutual TLS; the paths and addresses go by variables."""
+    certs = tls_certs.certificates()
+    served = ("--host", "127.0.0.1", "--port", "0",
+              "--tls-cert", str(certs.server_cert), "--tls-key", str(certs.server_key))
+    tls_server = start_server_process(*served)
+    mtls_server = start_server_process(*served, "--tls-client-ca", str(certs.ca))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OKEY_")}
+    env.update({
+        "OKEY_TEST_TLS_DIR": str(certs.directory),
+        "OKEY_TEST_TLS_SERVER": tls_server.address,
+        "OKEY_TEST_MTLS_SERVER": mtls_server.address,
+        "OKEY_TEST_TLS_SERVER_NAME": tls_certs.SERVER_ALT_NAME,
+    })
+    node = shutil.which("node")
+    assert node is not None  # the npm fixture skips without it
+    result = subprocess.run(
+        [node, "--test", "test/tls.test.js"],
+        cwd=NODE_CLIENT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env=env,
+        timeout=TEST_DEADLINE_S,
+        check=False,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, f"node --test test/tls.test.js failed:\n{output[-6000:]}"
+    results = RESULT.findall(output)
+    assert all(verdict == "ok" for verdict, _ in results), output[-6000:]
+    # The live tests were defined (the variables reached them), not only the offline ones.
+    names = [name for _, name in results]
+    assert any(name.startswith("TLS: ") for name in names), names
+    assert any(name.startswith("mutual TLS: ") for name in names), names
+    skipped = SKIPPED.search(output)
+    assert skipped, output[-3000:]
+    assert skipped.group(1) == "0"
+    for server in (tls_server, mtls_server):
+        assert server.stop(signal.SIGTERM) == 0

@@ -1,6 +1,9 @@
-// OkeyClient: one channel to an okey-rules server, a generic unary
-// call(service, method, request) over every service of okey.v1, and named
-// helpers for the common calls. Requests and responses are proto3 JSON.
+// OkeyClient: one channel to an okey-rules server (or several, balanced
+// round-robin), plaintext or TLS, a generic unary call(service, method,
+// request) over every service of okey.v1, and named helpers for the common
+// calls. Requests and responses are proto3 JSON.
+
+import { isIP } from 'node:net';
 
 import grpc from '@grpc/grpc-js';
 
@@ -9,30 +12,51 @@ import { toOkeyError } from './errors.js';
 import { fromJson, toJson } from './json.js';
 
 const DEFAULT_DEADLINE_MS = 10_000;
+// Several addresses (or a dns: name) are balanced call by call over the
+// channel's connections; grpc-js takes the policy from a service config.
+const ROUND_ROBIN = Object.freeze({
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+});
+
+/**
+ * @typedef {object} OkeyTlsOptions
+ * @property {Buffer | string} [ca] PEM CA certificates to trust (default: Node's root certificates)
+ * @property {Buffer | string} [cert] PEM client certificate, for a server that requires one (mutual TLS)
+ * @property {Buffer | string} [key] PEM private key of `cert`
+ * @property {string} [serverName] the name the server certificate must carry (default: the host of the
+ *   (first) address)
+ */
 
 /**
  * @typedef {object} OkeyClientOptions
  * @property {string} [protoDir] where okey/v1/*.proto live (default: the repository's proto/)
- * @property {grpc.ChannelCredentials} [credentials] default: plaintext
+ * @property {true | OkeyTlsOptions} [tls] talk TLS (default: plaintext)
+ * @property {grpc.ChannelCredentials} [credentials] credentials of your own, instead of `tls`
  * @property {number} [deadlineMs] per-call deadline (default 10 s)
  * @property {boolean} [emitDefaults] responses carry default-valued fields (default true)
- * @property {grpc.ChannelOptions} [channelOptions]
+ * @property {grpc.ChannelOptions} [channelOptions] added to (and overriding) the client's own
  */
 
 export class OkeyClient {
   /**
-   * @param {string} address "host:port"
+   * @param {string | string[]} address "host:port"; several ("10.0.0.1:50051,10.0.0.2:50051" or an
+   *   array of IP:port) share the calls round-robin, as does a "dns:///name:port" target
    * @param {OkeyClientOptions} [options]
    */
   constructor(address, options = {}) {
-    this.address = address;
+    const { target, channelOptions } = channelTarget(address);
+    this.address = Array.isArray(address) ? address.join(',') : address;
+    if (options.tls && options.credentials) {
+      throw new TypeError('give either tls or credentials, not both');
+    }
+    const tls = options.tls ? tlsSettings(options.tls) : undefined;
     this.contract = loadContract(options.protoDir);
     this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.emitDefaults = options.emitDefaults ?? true;
     this.channel = new grpc.Client(
-      address,
-      options.credentials ?? grpc.credentials.createInsecure(),
-      options.channelOptions ?? {},
+      target,
+      tls?.credentials ?? options.credentials ?? grpc.credentials.createInsecure(),
+      { ...channelOptions, ...tls?.channelOptions, ...options.channelOptions },
     );
   }
 
@@ -132,6 +156,83 @@ export class OkeyClient {
   close() {
     this.channel.close();
   }
+}
+
+/**
+ * The grpc-js target and channel options for an address.
+ *
+ * One address is dialled as given (a name is resolved by DNS; a "dns:" target
+ * is balanced round-robin over every address it resolves to). Several must be
+ * IP:port literals of one family: they become an "ipv4:" or "ipv6:" target,
+ * balanced round-robin, each call to the next server.
+ * @param {string | string[]} address
+ * @returns {{target: string, channelOptions: grpc.ChannelOptions}}
+ */
+export function channelTarget(address) {
+  const given = Array.isArray(address) ? address : String(address).split(',');
+  const parts = given.map((part) => String(part).trim()).filter((part) => part !== '');
+  if (parts.length === 0) throw new TypeError(`no server address in ${JSON.stringify(address)}`);
+  if (parts.length === 1) {
+    return { target: parts[0], channelOptions: parts[0].startsWith('dns:') ? { ...ROUND_ROBIN } : {} };
+  }
+  const families = parts.map(ipFamily);
+  if (families.includes(0)) {
+    throw new TypeError(
+      `several addresses must each be IP:port (for a name, use dns:///name:port): ${parts.join(',')}`,
+    );
+  }
+  if (new Set(families).size > 1) throw new TypeError(`mixes IPv4 and IPv6 addresses: ${parts.join(',')}`);
+  return { target: `ipv${families[0]}:${parts.join(',')}`, channelOptions: { ...ROUND_ROBIN } };
+}
+
+/**
+ * 4 or 6 for "ip:port" or "[ipv6]:port", 0 when the host is a name or the port is missing.
+ * @param {string} address
+ */
+function ipFamily(address) {
+  const colon = address.lastIndexOf(':');
+  if (colon < 0 || !/^\d+$/.test(address.slice(colon + 1))) return 0;
+  const host = address.slice(0, colon).replace(/^\[(.*)\]$/, '$1');
+  return isIP(host);
+}
+
+/**
+ * Credentials and channel options for the `tls` option.
+ * @param {true | OkeyTlsOptions} tls
+ * @returns {{credentials: grpc.ChannelCredentials, channelOptions: grpc.ChannelOptions}}
+ */
+export function tlsSettings(tls) {
+  const settings = tls === true ? {} : tls;
+  if (typeof settings !== 'object' || settings === null) {
+    throw new TypeError('tls must be true or an object {ca, cert, key, serverName}');
+  }
+  const ca = pem(settings.ca, 'tls.ca');
+  const cert = pem(settings.cert, 'tls.cert');
+  const key = pem(settings.key, 'tls.key');
+  if (Boolean(cert) !== Boolean(key)) throw new TypeError('tls.cert and tls.key go together (mutual TLS)');
+  if (settings.serverName !== undefined && (typeof settings.serverName !== 'string' || !settings.serverName)) {
+    throw new TypeError('tls.serverName must be a non-empty string');
+  }
+  return {
+    credentials: grpc.credentials.createSsl(ca ?? null, key ?? null, cert ?? null),
+    // grpc-js checks the certificate against this name and sends it as SNI.
+    channelOptions: settings.serverName ? { 'grpc.ssl_target_name_override': settings.serverName } : {},
+  };
+}
+
+/**
+ * PEM text as a Buffer; a string that is not PEM (a file path, say) is refused.
+ * @param {Buffer | string | undefined} value
+ * @param {string} name
+ * @returns {Buffer | undefined}
+ */
+function pem(value, name) {
+  if (value === undefined || value === null) return undefined;
+  const bytes = typeof value === 'string' ? Buffer.from(value) : value;
+  if (!Buffer.isBuffer(bytes) || !bytes.includes('-----BEGIN ')) {
+    throw new TypeError(`${name} must be PEM text (a Buffer or string); read the file first`);
+  }
+  return bytes;
 }
 
 /**

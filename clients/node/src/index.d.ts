@@ -36,15 +36,30 @@ export type FullName<N extends ServiceName> = N extends keyof OkeyMethods
   ? N
   : `okey.v1.${N}` & keyof OkeyMethods;
 
+/** TLS to the server; every file is given as its PEM text, not its path. */
+export interface OkeyTlsOptions {
+  /** CA certificates to trust (default: Node's root certificates). */
+  ca?: Buffer | string;
+  /** Client certificate, for a server that requires one (mutual TLS); needs `key`. */
+  cert?: Buffer | string;
+  /** Private key of `cert`. */
+  key?: Buffer | string;
+  /** The name the server certificate must carry (default: the host of the first address). */
+  serverName?: string;
+}
+
 export interface OkeyClientOptions {
   /** Where okey/v1/*.proto live (default: the repository's proto/ directory). */
   protoDir?: string;
-  /** Default: plaintext. */
+  /** Talk TLS: `true` trusts Node's root certificates. Default: plaintext. */
+  tls?: true | OkeyTlsOptions;
+  /** Credentials of your own, instead of `tls`. Default: plaintext. */
   credentials?: ChannelCredentials;
   /** Per-call deadline in milliseconds (default 10000). */
   deadlineMs?: number;
   /** Responses carry every field without presence at its default (default true). */
   emitDefaults?: boolean;
+  /** Added to, and overriding, the client's own channel options. */
   channelOptions?: ChannelOptions;
 }
 
@@ -54,7 +69,12 @@ export interface CallOptions {
 }
 
 export declare class OkeyClient {
-  constructor(address: string, options?: OkeyClientOptions);
+  /**
+   * `address` is "host:port"; several IP:port addresses (comma-separated or an
+   * array) share the calls round-robin, as does a "dns:///name:port" target.
+   */
+  constructor(address: string | string[], options?: OkeyClientOptions);
+  /** The address as given (an array joined with commas). */
   readonly address: string;
   /** Full names of the services the loaded protos define. */
   services(): string[];
