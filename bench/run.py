@@ -20,7 +20,9 @@ import traceback
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
-BENCHMARKS = ("hand_bench", "rpc_bench", "deal_bench", "game_bench", "opening_bench")
+BENCHMARKS = (
+    "hand_bench", "rpc_bench", "deal_bench", "game_bench", "opening_bench", "memory_bench",
+)
 
 
 def main() -> int:

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
-from grpc_reflection.v1alpha import reflection
 from okey.v1 import (
     deal_pb2,
     deal_pb2_grpc,
@@ -25,6 +24,7 @@ from okey_server.config import Config
 from okey_server.deal_servicer import DealServicer
 from okey_server.game_servicer import GameServicer
 from okey_server.hand_servicer import HandServicer
+from okey_server.reflection import enable_reflection
 from okey_server.rpc_wrapper import Activity, RpcWrapperInterceptor
 from okey_server.scoring_servicer import ScoringServicer
 
@@ -41,6 +41,26 @@ SERVICES = (
 # long: calls a client sent just before the signal may not have reached a
 # handler yet, and grpc's own stop would cancel those.
 QUIET_S = 0.25
+
+# Connection keepalive (docs/operations.md, "Keepalive"). L4 load balancers
+# and NAT drop a connection that is silent for a few minutes (Azure's default
+# 4 min, AWS NLB 350 s) without telling either end; mobile networks do too.
+# The server pings a quiet connection every 2 min, under those timeouts, and
+# closes it when the ping goes 20 s unanswered.
+KEEPALIVE_TIME_MS = 120_000
+KEEPALIVE_TIMEOUT_MS = 20_000
+# Clients may ping this often on an idle connection (gRPC's default is 5 min,
+# and a client pinging faster is sent GOAWAY "too_many_pings"): 20 s lets a
+# client keep its own connection alive through a balancer with 30-60 s pings.
+MIN_CLIENT_PING_INTERVAL_MS = 20_000
+# A connection with no call for 5 min is closed (GOAWAY; the client reconnects
+# on its next call): idle phones hold no server resources.
+MAX_CONNECTION_IDLE_MS = 300_000
+# Every connection is closed after 30 min (calls in flight get 30 s): behind
+# an L4 balancer a client's long-lived connection would otherwise stay on one
+# instance, and new instances would get no share of old clients.
+MAX_CONNECTION_AGE_MS = 1_800_000
+MAX_CONNECTION_AGE_GRACE_MS = 30_000
 
 
 class ServedHealth:
@@ -79,10 +99,27 @@ def server_options(config: Config, reuse_port: bool = False) -> tuple[tuple[str,
     SO_REUSEPORT is off unless several processes share the port on purpose:
     otherwise a second server on a busy port would bind silently (gRPC turns
     it on by default).
+
+    BDP probing is off: with it, gRPC widens each stream's flow-control window
+    until a client can push whole multi-megabyte messages, which the server
+    buffers before it sees they are over the receive limit (measured: 256
+    refused 4 MiB requests took it from 49 to 243-278 MB; without, it stayed at
+    50 MB). The fixed 64 KiB window holds the largest real request whole.
     """
     return (
         ("grpc.so_reuseport", int(reuse_port)),
         ("grpc.max_receive_message_length", config.max_receive_bytes),
+        ("grpc.http2.bdp_probe", 0),
+        ("grpc.keepalive_time_ms", KEEPALIVE_TIME_MS),
+        ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+        # Pings go on while a call is open but quiet (a health Watch), and
+        # clients may ping a connection with no call (mobile keepalive).
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.max_pings_without_data", 0),
+        ("grpc.http2.min_ping_interval_without_data_ms", MIN_CLIENT_PING_INTERVAL_MS),
+        ("grpc.max_connection_idle_ms", MAX_CONNECTION_IDLE_MS),
+        ("grpc.max_connection_age_ms", MAX_CONNECTION_AGE_MS),
+        ("grpc.max_connection_age_grace_ms", MAX_CONNECTION_AGE_GRACE_MS),
     )
 
 
@@ -136,9 +173,7 @@ async def create_server(
     )
     for name in ("", *SERVICES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection(
-        (*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server
-    )
+    enable_reflection((*SERVICES, health.SERVICE_NAME), server)
     try:
         credentials = server_credentials(config)
         if credentials is None:
