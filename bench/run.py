@@ -5,7 +5,9 @@ second against the server's health Check; deal_bench: deals per second;
 game_bench: ApplyMove, LegalMoves and PlayerView RPCs per second on a
 mid-round state against the health Check, and the signed state's size;
 opening_bench: Okey 101 BestOpening per rack in-process (median, p99) and
-its RPC against the health Check. Each
+its RPC against the health Check; process_bench: health Check and
+CheckHand calls per second against one and two server processes
+(`--processes`), from several client processes. Each
 is a bounded run (counts and time budgets fixed in its module). A benchmark
 module that is missing is skipped with a note; one that fails is reported and
 the others still run; the exit status is 1 if any failed.
@@ -22,6 +24,7 @@ from pathlib import Path
 BENCH_DIR = Path(__file__).resolve().parent
 BENCHMARKS = (
     "hand_bench", "rpc_bench", "deal_bench", "game_bench", "opening_bench", "memory_bench",
+    "process_bench",
 )
 
 
