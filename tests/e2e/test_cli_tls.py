@@ -12,9 +12,10 @@ from pathlib import Path
 import grpc
 import pytest
 import tls_certs
-from conftest import LOOPBACK
 
 pytestmark = pytest.mark.e2e
+
+LOOPBACK = "127.0.0.1"
 
 OKEY = Path(sys.executable).with_name("okey")
 COMMAND = [str(OKEY)] if OKEY.exists() else [sys.executable, "-m", "okey_cli.main"]

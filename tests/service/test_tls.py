@@ -10,15 +10,17 @@ from __future__ import annotations
 import json
 import signal
 from collections.abc import Callable
+from typing import Any
 
 import grpc
 import pytest
 import tls_certs
-from conftest import LOOPBACK, ServerProcess
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from okey.v1 import hand_pb2, hand_pb2_grpc
 
 pytestmark = pytest.mark.service
+
+LOOPBACK = "127.0.0.1"
 
 # A bound for each call; a refused handshake fails at once, well inside it.
 CALL_TIMEOUT_S = 10.0
@@ -137,7 +139,7 @@ def test_mutual_tls_refuses_a_client_certificate_signed_by_another_ca(
 
 
 def test_okey_server_flags_serve_mutual_tls_from_the_files(
-    start_server_process: Callable[..., ServerProcess], certs: tls_certs.TlsFiles
+    start_server_process: Callable[..., Any], certs: tls_certs.TlsFiles
 ) -> None:
     server = start_server_process(
         "--port", "0",

@@ -9,13 +9,14 @@ from collections.abc import Callable
 import grpc
 import pytest
 import tls_certs
-from conftest import LOOPBACK
 from okey.v1 import hand_pb2, hand_pb2_grpc
 from okey_cli import rpc
 from okey_cli.errors import EXIT_BAD_INPUT, CliError
 from okey_server.rpc_wrapper import Activity
 
 pytestmark = pytest.mark.service
+
+LOOPBACK = "127.0.0.1"
 
 CALL_TIMEOUT_S = 10.0
 # Calls until both servers have answered once: a bound, round-robin needs two or three.
