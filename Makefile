@@ -83,3 +83,13 @@ nginx-for-tests:
 	$$sudo apt-get install -y -qq --no-install-recommends nginx >/dev/null 2>&1 \
 		|| { $$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends nginx; } \
 		|| echo "make: apt-get could not install nginx: tests/e2e/test_nginx_balancer.py will fail" >&2
+
+# --- fuzz and soak (docs/fuzzing.md; a short fixed-seed run is part of `make test`) ---
+# Starts okey-server --port 0 and fuzzes every RPC for FUZZ_SECONDS with FUZZ_CONCURRENCY
+# client channels; exit 1 on any INTERNAL/UNKNOWN answer, hang or crash. FUZZ_ARGS: more
+# flags (--seed N, --case N, --json FILE; see --help).
+FUZZ_SECONDS ?= 60
+FUZZ_CONCURRENCY ?= 2
+.PHONY: fuzz
+fuzz: setup
+	$(PY) tests/fuzz/fuzz_harness.py --seconds $(FUZZ_SECONDS) --concurrency $(FUZZ_CONCURRENCY) $(FUZZ_ARGS)

@@ -1,0 +1,130 @@
+"""The fuzz harness (tests/fuzz/fuzz_harness.py): a short run in `make test`, and proof it bites.
+
+The short run fuzzes a real `okey-server` process with a fixed seed; any
+INTERNAL or UNKNOWN answer, hang or crash fails it. The other tests give the
+harness servers with a deliberate fault and check it reports each one, so a
+quiet run cannot come from a harness that sees nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+import grpc
+import pytest
+from fuzz_harness import (
+    VALID_BUILDERS,
+    CoverageError,
+    Fuzzer,
+    Settings,
+    all_targets,
+    check_coverage,
+    describe,
+    okey_targets,
+    server_process,
+)
+from okey.v1 import hand_pb2
+from okey_server import server as server_module
+from okey_server.hand_servicer import HandServicer
+from okey_server.logging_setup import configure_logging
+
+SHORT_RUN_S = 8.0
+
+
+def test_every_rpc_of_every_okey_service_is_fuzzed() -> None:
+    services = {t.service for t in okey_targets()}
+    assert services == {
+        "okey.v1.HandService", "okey.v1.DealService", "okey.v1.GameService",
+        "okey.v1.ScoringService",
+    }
+    check_coverage(all_targets(), VALID_BUILDERS)
+
+
+def test_an_rpc_without_a_valid_request_builder_is_refused() -> None:
+    known = okey_targets()[0]
+    invented = dataclasses.replace(known, method="NoBuilderYet")
+    with pytest.raises(CoverageError, match="NoBuilderYet"):
+        check_coverage([*okey_targets(), invented], VALID_BUILDERS)
+
+
+def test_short_fuzz_run_against_okey_server_gets_only_documented_answers() -> None:
+    settings = Settings(seed=15, seconds=SHORT_RUN_S, concurrency=2, timeout=10.0,
+                        progress_every=3600, warmup_seconds=3600)
+    lines: list[str] = []
+    with server_process() as (process, address):
+        fuzzer = Fuzzer(address, settings)
+        try:
+            report = fuzzer.run(process, log=lines.append)
+        finally:
+            fuzzer.close()
+        alive = process.poll() is None
+    assert not report.harness_errors
+    assert not report.failures, "\n".join(lines)
+    assert alive
+    # Not vacuous: every RPC was called, and both answers and refusals came back.
+    assert set(report.by_target) == {t.path for t in fuzzer.targets}
+    assert report.codes["OK"] > 0
+    assert report.codes["INVALID_ARGUMENT"] > 0
+    assert report.calls > 500
+
+
+class _RaisingCheckHand(HandServicer):
+    async def CheckHand(self, request, context):  # noqa: N802
+        if request.omit_arrangements:
+            raise KeyError("a deliberate bug")
+        return await super().CheckHand(request, context)
+
+
+class _BareInvalidArgument(HandServicer):
+    async def CheckHand(self, request, context):  # noqa: N802
+        if request.omit_arrangements:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "no details")
+        return await super().CheckHand(request, context)
+
+
+class _HangingCheckHand(HandServicer):
+    async def CheckHand(self, request, context):  # noqa: N802
+        if request.omit_arrangements:
+            await asyncio.sleep(30)
+        return await super().CheckHand(request, context)
+
+
+@pytest.mark.parametrize(
+    ("servicer", "problem", "minimise"),
+    [
+        (_RaisingCheckHand, "server fault INTERNAL", True),
+        (_BareInvalidArgument, "INVALID_ARGUMENT without a google.rpc.BadRequest", True),
+        (_HangingCheckHand, "no answer within the deadline", False),
+    ],
+    ids=["exception-is-internal", "invalid-argument-without-field", "hang-past-deadline"],
+)
+def test_the_harness_reports_a_faulty_server(
+    make_server, monkeypatch, servicer, problem, minimise
+) -> None:
+    configure_logging("warning")  # as the session's servers: no line per call
+    monkeypatch.setattr(server_module, "HandServicer", servicer)
+    _, port = make_server()
+    settings = Settings(seed=3, seconds=60.0, max_cases=600, concurrency=1, timeout=1.0,
+                        max_failures=1, minimise=minimise, progress_every=3600, live_moves=12)
+    lines: list[str] = []
+    fuzzer = Fuzzer(f"127.0.0.1:{port}", settings)
+    try:
+        report = fuzzer.run(log=lines.append)
+        again = fuzzer.case(report.failures[0].case.index) if report.failures else None
+    finally:
+        fuzzer.close()
+    assert not report.harness_errors
+    assert len(report.failures) == 1, "\n".join(lines)
+    failure = report.failures[0]
+    assert failure.case.target.path == "/okey.v1.HandService/CheckHand"
+    assert failure.problem.startswith(problem)
+    # The report names the seed and case, and the case comes out the same again.
+    assert f"--seed 3 --case {failure.case.index}" in lines[0]
+    assert again == failure.case
+    if minimise:
+        # Every field but the one that trips the bug is gone.
+        assert failure.minimal is not None
+        minimal = hand_pb2.CheckHandRequest.FromString(failure.minimal)
+        assert minimal == hand_pb2.CheckHandRequest(omit_arrangements=True)
+        assert describe(failure.case.target, failure.minimal) == "omit_arrangements: true"
