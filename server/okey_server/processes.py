@@ -379,6 +379,9 @@ def child_main() -> int:
     def on_ready(port: int) -> None:
         lifecycle.info("worker serving", worker=handover.index, port=port)
         os.write(sys.stdout.fileno(), READY)
+        # The parent reads no more: anything printed later goes to the log stream
+        # rather than filling a pipe nobody empties (which would block this process).
+        os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
 
     worker = Worker(handover.index, handover.parent_pid, on_ready)
     return asyncio.run(serve(config, metrics, worker))
