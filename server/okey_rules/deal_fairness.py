@@ -36,6 +36,43 @@ def check_deal_id(deal_id: str, field: str = "deal_id") -> str:
     return deal_id
 
 
+# A committed deal id is 12 random bytes and a 4-byte tag, HMAC-SHA256(key,
+# label || those 12 bytes) cut short, all as 32 hex digits. The tag lets a
+# server tell a deal id another key issued (an instance configured with a
+# different signing key, or a seeded deal's id) from its own and refuse it
+# clearly, instead of dealing or revealing an unrelated seed. It is a check
+# of configuration, not of security: the commitment is what binds the seed.
+DEAL_ID_NONCE_BYTES = 12
+DEAL_ID_TAG_LABEL = b"okey.v1.deal-id-tag\x00"
+
+
+def _deal_id_tag(key: bytes, nonce: bytes) -> str:
+    return hmac.new(key, DEAL_ID_TAG_LABEL + nonce, hashlib.sha256).hexdigest()[
+        : DEAL_ID_HEX_DIGITS - 2 * DEAL_ID_NONCE_BYTES
+    ]
+
+
+def tagged_deal_id(key: bytes, nonce: bytes) -> str:
+    """A committed deal id under `key` from `nonce` (12 random bytes)."""
+    if len(nonce) != DEAL_ID_NONCE_BYTES:
+        raise ValueError(f"a deal id nonce is {DEAL_ID_NONCE_BYTES} bytes")
+    return nonce.hex() + _deal_id_tag(key, nonce)
+
+
+def check_issued_deal_id(key: bytes, deal_id: str, field: str = "deal_id") -> str:
+    """A well-formed deal id that CommitSeed issued under `key`; INVALID_ARGUMENT otherwise."""
+    check_deal_id(deal_id, field)
+    nonce_hex = deal_id[: 2 * DEAL_ID_NONCE_BYTES]
+    expected = _deal_id_tag(key, bytes.fromhex(nonce_hex))
+    if not hmac.compare_digest(deal_id[2 * DEAL_ID_NONCE_BYTES :], expected):
+        raise InvalidInputError(
+            field,
+            "not a deal id CommitSeed issued under this server's signing key (instances "
+            "of one table must share the key; a seeded deal has no secret to reveal)",
+        )
+    return deal_id
+
+
 def derive_seed(key: bytes, deal_id: str) -> str:
     """The committed deal's seed: hex HMAC-SHA256(key, "okey-seed\\0" || deal id as ASCII)."""
     check_deal_id(deal_id)

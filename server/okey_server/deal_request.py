@@ -8,10 +8,13 @@ from typing import NamedTuple
 from okey.v1 import deal_pb2
 from okey_rules.deal import deal
 from okey_rules.deal_fairness import (
+    DEAL_ID_NONCE_BYTES,
     check_deal_id,
+    check_issued_deal_id,
     derive_seed,
     seeded_deal_id,
     shuffle_seed,
+    tagged_deal_id,
 )
 from okey_rules.deal_types import Deal
 from okey_rules.errors import InvalidInputError
@@ -26,7 +29,6 @@ from okey_server.convert_game import clock_ms
 from okey_server.convert_ruleset import ruleset_from_proto
 
 FRESH_SEED_BYTES = 32  # a seed the server draws: 64 hex digits
-DEAL_ID_BYTES = 16  # a committed deal's id: 32 hex digits
 
 
 class DealtRound(NamedTuple):
@@ -45,9 +47,10 @@ class DealtRound(NamedTuple):
     client_seeds: tuple[str, ...]
 
 
-def new_deal_id() -> str:
-    """A fresh committed deal id: 16 secure random bytes as 32 lower-case hex digits."""
-    return secrets.token_hex(DEAL_ID_BYTES)
+def new_deal_id(key: bytes) -> str:
+    """A fresh committed deal id under `key`: 12 secure random bytes and their 4-byte tag,
+    as 32 lower-case hex digits."""
+    return tagged_deal_id(key, secrets.token_bytes(DEAL_ID_NONCE_BYTES))
 
 
 def _committed_seed(request: deal_pb2.DealRequest, key: bytes) -> tuple[str, str]:
@@ -63,13 +66,14 @@ def _committed_seed(request: deal_pb2.DealRequest, key: bytes) -> tuple[str, str
             raise InvalidInputError(
                 "commit", "a deal from a CommitSeed id is committed already: leave commit unset"
             )
+        check_issued_deal_id(key, request.deal_id)
         return request.deal_id, derive_seed(key, request.deal_id)
     if request.commit:
         if request.seed:
             raise InvalidInputError(
                 "seed", "a committed deal takes its seed from the server: leave seed empty"
             )
-        deal_id = new_deal_id()
+        deal_id = new_deal_id(key)
         return deal_id, derive_seed(key, deal_id)
     return "", ""
 

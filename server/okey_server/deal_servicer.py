@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import grpc
 from okey.v1 import deal_pb2, deal_pb2_grpc
-from okey_rules.deal_fairness import check_deal_id, commitment_for, derive_seed
+from okey_rules.deal_fairness import check_issued_deal_id, commitment_for, derive_seed
 from okey_rules.errors import InvalidInputError
 
 from okey_server.config import Config
@@ -34,7 +34,7 @@ class DealServicer(deal_pb2_grpc.DealServiceServicer):
     async def CommitSeed(  # noqa: N802 (the RPC's name)
         self, _request: deal_pb2.CommitSeedRequest, _context: grpc.aio.ServicerContext
     ) -> deal_pb2.CommitSeedResponse:
-        deal_id = new_deal_id()
+        deal_id = new_deal_id(self._key)
         return deal_pb2.CommitSeedResponse(
             deal_id=deal_id, commitment=commitment_for(derive_seed(self._key, deal_id))
         )
@@ -42,7 +42,7 @@ class DealServicer(deal_pb2_grpc.DealServiceServicer):
     async def RevealSeed(  # noqa: N802 (the RPC's name)
         self, request: deal_pb2.RevealSeedRequest, _context: grpc.aio.ServicerContext
     ) -> deal_pb2.RevealSeedResponse:
-        deal_id = check_deal_id(request.deal_id)
+        deal_id = check_issued_deal_id(self._key, request.deal_id)
         # Only once the round is over: a seed known during play would show every rack.
         state = any_state_from_proto(request.state, self._key)
         if state.deal_id != deal_id:

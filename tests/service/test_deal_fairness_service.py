@@ -14,11 +14,14 @@ import pytest
 from fair_deal_helpers import play_to_the_end
 from okey.v1 import deal_pb2, deal_pb2_grpc, state_pb2
 from okey_rules.deal import deal
+from okey_rules.deal_fairness import tagged_deal_id
 from service_helpers import code_of, codes_of, decode_error
 
 pytestmark = pytest.mark.service
 
 KEY = b"deal fairness service test key"
+# A deal id as CommitSeed would issue it under KEY (the nonce is all zeros here).
+ISSUED_ID = tagged_deal_id(KEY, bytes(12))
 CHANNEL_OPTIONS = (("grpc.so_reuseport", 0),)
 HEX32 = re.compile(r"[0-9a-f]{32}")
 CLIENT_SEEDS = ["alice: 7 dice", "bob", "çiğdem 🀄"]
@@ -89,18 +92,45 @@ def test_deal_from_a_commit_seed_id_is_committed_to_the_published_commitment(stu
 
 
 def test_committed_seed_depends_on_the_signing_key(make_server):
-    """The secret seed is derived with the server's key: another key, another commitment."""
-    deal_id = "ab" * 16
-    commitments = []
+    """The secret seed is derived with the server's key: another key, another commitment;
+    and a deal id one key issued is refused, naming deal_id, by a server with another key
+    (its Deal and its RevealSeed), instead of dealing an unrelated seed."""
+    servers = {}
     for key in (b"key a", b"key b"):
         _, port = make_server(signing_key=key)
-        with grpc.insecure_channel(f"127.0.0.1:{port}", options=CHANNEL_OPTIONS) as opened:
-            answer = deal_pb2_grpc.DealServiceStub(opened).Deal(
-                deal_pb2.DealRequest(deal_id=deal_id)
-            )
+        servers[key] = f"127.0.0.1:{port}"
+    commitments = []
+    for key, address in servers.items():
+        with grpc.insecure_channel(address, options=CHANNEL_OPTIONS) as opened:
+            dealer = deal_pb2_grpc.DealServiceStub(opened)
+            deal_id = dealer.CommitSeed(deal_pb2.CommitSeedRequest()).deal_id
+            answer = dealer.Deal(deal_pb2.DealRequest(deal_id=deal_id))
         assert answer.commitment == sha256_hex(documented_seed(key, deal_id))
-        commitments.append(answer.commitment)
-    assert commitments[0] != commitments[1]
+        commitments.append((deal_id, answer.commitment))
+    assert commitments[0][1] != commitments[1][1]
+    id_of_a = commitments[0][0]
+    with grpc.insecure_channel(servers[b"key b"], options=CHANNEL_OPTIONS) as opened:
+        dealer = deal_pb2_grpc.DealServiceStub(opened)
+        for call, request in (
+            (dealer.Deal, deal_pb2.DealRequest(deal_id=id_of_a)),
+            (dealer.RevealSeed, deal_pb2.RevealSeedRequest(deal_id=id_of_a)),
+        ):
+            with pytest.raises(grpc.RpcError) as refused:
+                call(request)
+            violation = decode_error(refused.value)
+            assert violation.code == grpc.StatusCode.INVALID_ARGUMENT
+            assert violation.fields == ("deal_id",)
+            assert "signing key" in violation.descriptions[0]
+
+
+def test_a_seeded_deals_id_has_no_seed_to_reveal(stub):
+    """RevealSeed is for committed deals: a seeded deal's id (derived from its seed) is
+    refused naming deal_id, not answered with a seed the deal never used."""
+    dealt = stub.Deal(deal_pb2.DealRequest(seed="open seed"))
+    finished = play_to_the_end(dealt.state, KEY)
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.RevealSeed(deal_pb2.RevealSeedRequest(deal_id=dealt.deal_id, state=finished))
+    assert decode_error(refused.value).fields == ("deal_id",)
 
 
 # --- the whole story ---------------------------------------------------------------------
@@ -220,7 +250,7 @@ BAD_REQUESTS = [
     ("client-seed-258-utf8-bytes", deal_pb2.DealRequest(client_seeds=["a", "ğ" * 129]),
      "client_seeds[1]"),
     ("client-seeds-on-a-committed-id-too",
-     deal_pb2.DealRequest(deal_id="0f" * 16, client_seeds=[""]), "client_seeds[0]"),
+     deal_pb2.DealRequest(deal_id=ISSUED_ID, client_seeds=[""]), "client_seeds[0]"),
     ("deal-id-with-a-seed", deal_pb2.DealRequest(deal_id="0f" * 16, seed="mine"), "seed"),
     ("deal-id-with-commit", deal_pb2.DealRequest(deal_id="0f" * 16, commit=True), "commit"),
     ("deal-id-upper-case", deal_pb2.DealRequest(deal_id="0F" * 16), "deal_id"),

@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 from okey_rules.deal_fairness import (
     check_deal_id,
+    check_issued_deal_id,
     commitment_for,
     derive_seed,
     mixed_seed,
     shuffle_seed,
+    tagged_deal_id,
 )
 from okey_rules.errors import InvalidInputError
 
@@ -49,6 +51,26 @@ def test_malformed_deal_id_is_invalid_input(deal_id):
     with pytest.raises(InvalidInputError) as error:
         check_deal_id(deal_id)
     assert error.value.field == "deal_id"
+
+
+def test_a_committed_deal_id_is_its_nonce_and_the_keys_tag():
+    """docs/dealing.md, "Deal ids carry their key's tag": 12 bytes, then the first 4 bytes
+    of HMAC-SHA256(key, "okey.v1.deal-id-tag" 0x00 || the 12 bytes), in hex."""
+    nonce = bytes(range(12))
+    tag = hmac.new(KEY, b"okey.v1.deal-id-tag\x00" + nonce, hashlib.sha256).digest()[:4]
+    deal_id = tagged_deal_id(KEY, nonce)
+    assert deal_id == nonce.hex() + tag.hex()
+    assert check_issued_deal_id(KEY, deal_id) == deal_id
+
+
+def test_a_deal_id_of_another_key_or_no_key_is_refused_naming_the_field():
+    """An id another signing key issued, or a seeded deal's id, is not one to deal or reveal."""
+    foreign = tagged_deal_id(b"another signing key", bytes(12))
+    for deal_id in (foreign, DEAL_ID):
+        with pytest.raises(InvalidInputError) as error:
+            check_issued_deal_id(KEY, deal_id, "request.deal_id")
+        assert error.value.field == "request.deal_id"
+        assert "signing key" in error.value.description
 
 
 # --- client seeds (docs/dealing.md, "Client seeds") ----------------------------------------

@@ -377,7 +377,8 @@ export interface DealRequest {
   commit: boolean;
   /**
    * Deal from the seed committed earlier by CommitSeed under this deal id
-   * (32 hex digits). `seed` must be empty and `commit` unset.
+   * (32 hex digits, as a server with this signing key issued it: an id
+   * another key issued is refused). `seed` must be empty and `commit` unset.
    */
   dealId: string;
   /**
