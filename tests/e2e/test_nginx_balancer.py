@@ -359,19 +359,21 @@ def test_instances_with_different_keys_refuse_each_others_states(
         assert broken is not None, "four calls through nginx and none reached the second instance"
         assert_refused_as_foreign_state(broken)
 
-        # The seed of a round played on the first instance cannot be revealed by
-        # the second...
+        # The second instance neither reveals the seed of a round played on the
+        # first nor deals by the first's deal id: that id carries the first
+        # key's tag, so both are refused naming deal_id.
         finished, _ = play_out(to_first, dealt.state, first_key)
-        with pytest.raises(grpc.RpcError) as not_revealed:
-            deal_pb2_grpc.DealServiceStub(to_second).RevealSeed(
-                deal_pb2.RevealSeedRequest(deal_id=committed.deal_id, state=finished),
-                timeout=CALL_TIMEOUT_S)
-        assert_refused_as_foreign_state(not_revealed.value)
-        # ...and the second deals another seed under the same deal id: its
-        # commitment is not the one the first published.
-        elsewhere = deal_pb2_grpc.DealServiceStub(to_second).Deal(
-            deal_pb2.DealRequest(deal_id=committed.deal_id), timeout=CALL_TIMEOUT_S)
-        assert elsewhere.commitment != committed.commitment
+        on_second = deal_pb2_grpc.DealServiceStub(to_second)
+        for call, request in (
+            (on_second.RevealSeed,
+             deal_pb2.RevealSeedRequest(deal_id=committed.deal_id, state=finished)),
+            (on_second.Deal, deal_pb2.DealRequest(deal_id=committed.deal_id)),
+        ):
+            with pytest.raises(grpc.RpcError) as refused:
+                call(request, timeout=CALL_TIMEOUT_S)
+            assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            assert bad_request_fields(refused.value) == ["deal_id"]
+            assert "signing key" in (refused.value.details() or "")
 
     # No instance left: the balancer answers a gRPC UNAVAILABLE, not a bare HTTP 502.
     assert first.stop() == 0
