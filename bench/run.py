@@ -5,7 +5,9 @@ second against the server's health Check; deal_bench: deals per second;
 game_bench: ApplyMove, LegalMoves and PlayerView RPCs per second on a
 mid-round state against the health Check, and the signed state's size;
 opening_bench: Okey 101 BestOpening per rack in-process (median, p99) and
-its RPC against the health Check; process_bench: health Check and
+its RPC against the health Check; memory_bench: server memory under
+256 concurrent large requests, old limits against the defaults;
+process_bench: health Check and
 CheckHand calls per second against one and two server processes
 (`--processes`), from several client processes. Each
 is a bounded run (counts and time budgets fixed in its module). A benchmark
