@@ -34,6 +34,24 @@ def table_from_proto(message: scoring_pb2.TableScores) -> Table | None:
     return Table(tuple(message.scores), message.rounds_played)
 
 
+INT32_RANGE = range(-(2**31), 2**31)
+UINT32_MAX = 2**32 - 1
+
+
+def check_table_fits(table: Table, field: str = "table") -> None:
+    """Refuses a given table whose scores after the round leave int32, or whose round
+    count leaves uint32: the answer's TableScores could not carry them."""
+    for seat, score in enumerate(table.scores):
+        if score not in INT32_RANGE:
+            raise InvalidInputError(
+                f"{field}.scores[{seat}]", f"after this round the score, {score}, leaves int32"
+            )
+    if table.rounds_played > UINT32_MAX:
+        raise InvalidInputError(
+            f"{field}.rounds_played", f"no round can be counted after round {UINT32_MAX}"
+        )
+
+
 def rules_for(
     preset: str, ruleset: ruleset_pb2.Ruleset, state: GameState | State101 | None
 ) -> Ruleset:
