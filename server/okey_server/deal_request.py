@@ -78,8 +78,16 @@ def _committed_seed(request: deal_pb2.DealRequest, key: bytes) -> tuple[str, str
     return "", ""
 
 
+# A table's round number stops here: no game runs a million rounds, and the
+# bound keeps every number derived from it (the next round a scored state
+# names) inside its uint32 field.
+MAX_ROUND = 1_000_000
+
+
 def deal_for_request(request: deal_pb2.DealRequest, key: bytes) -> DealtRound:
     """The deal a request asks for, its deal id and its opening state."""
+    if request.round > MAX_ROUND:
+        raise InvalidInputError("round", f"a round number is at most {MAX_ROUND:,}")
     rules = ruleset_from_proto(request.preset, request.ruleset)
     method = method_from_proto(request.method)
     deal_id, seed = _committed_seed(request, key)

@@ -186,6 +186,9 @@ BAD_REQUESTS = [
     ("seed-over-256-bytes", deal_pb2.DealRequest(seed="x" * 257), "seed"),
     ("commit-with-a-seed", deal_pb2.DealRequest(seed="mine", commit=True), "seed"),
     ("unknown-preset", deal_pb2.DealRequest(preset="nope"), "preset"),
+    # deal.proto: a round number is at most 1,000,000 (the next round must fit its field).
+    ("round-over-a-million", deal_pb2.DealRequest(seed="x", round=1_000_001), "round"),
+    ("round-at-the-uint32-top", deal_pb2.DealRequest(seed="x", round=2**32 - 1), "round"),
 ]
 
 
@@ -197,6 +200,11 @@ def test_bad_deal_request_is_invalid_argument_naming_the_field(channel, request_
     violation = decode_error(error.value)
     assert violation.code == grpc.StatusCode.INVALID_ARGUMENT
     assert violation.fields == (field,)
+
+
+def test_the_millionth_round_is_dealt(channel):
+    """deal.proto: round 1,000,000 is the last one a Deal takes."""
+    assert _stub(channel).Deal(deal_pb2.DealRequest(seed="x", round=1_000_000)).round == 1_000_000
 
 
 @pytest.mark.parametrize("deal_id", ["", "xyz", "AB" * 16, "ab" * 17])
@@ -215,6 +223,7 @@ _DEAL_REASONS = {
     "dice": "ERROR_REASON_INVALID_DICE",
     "seed": "ERROR_REASON_INVALID_SEED",
     "preset": "ERROR_REASON_INVALID_RULESET",
+    "round": "ERROR_REASON_INVALID_ROUND",
 }
 
 

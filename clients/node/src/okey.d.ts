@@ -387,8 +387,8 @@ export interface DealRequest {
    */
   clientSeeds: string[];
   /**
-   * The round number within the table's game, 1-based (0 means 1). It is
-   * bound into the game state.
+   * The round number within the table's game, 1-based (0 means 1), at most
+   * 1,000,000. It is bound into the game state.
    */
   round: number;
   /**
