@@ -62,6 +62,12 @@ def _dumps(event_dict: EventDict, **_ignored: Any) -> str:
 QUEUE_LINES = 10_000
 # How long the exit waits for queued lines to reach a stream that may be stuck.
 FLUSH_TIMEOUT_S = 2.0
+# The most bytes one write to the stream carries. A pipe takes a write of at
+# most PIPE_BUF (4,096 bytes on Linux) whole; a bigger one may be split, and
+# with --processes several processes share one stderr pipe (a container's log
+# stream), so their lines could be cut into each other. Writes are therefore
+# whole lines of at most this many bytes together.
+WRITE_BYTES = 4096
 
 
 class QueuedWriter:
@@ -125,8 +131,8 @@ class QueuedWriter:
             if missed:
                 self._reported += missed
                 batch.insert(0, self._dropped_line(missed))
-            if batch:
-                self._write("".join(batch))
+            for chunk in _chunks(batch):
+                self._write(chunk)
             for marker in markers:
                 marker.set()
 
@@ -143,6 +149,24 @@ class QueuedWriter:
         entry: EventDict = {"event": "log lines dropped", "dropped": count,
                             "detail": "the log stream did not keep up", "level": "warning"}
         return _ENCODER.encode(self._stamp(None, "warning", entry)) + "\n"
+
+
+def _chunks(lines: list[str]) -> list[str]:
+    """The lines joined into writes of whole lines, each at most WRITE_BYTES bytes (a
+    longer line goes alone: no write of it can be whole)."""
+    chunks: list[str] = []
+    current: list[str] = []
+    size = 0
+    for line in lines:
+        length = len(line.encode())
+        if current and size + length > WRITE_BYTES:
+            chunks.append("".join(current))
+            current, size = [], 0
+        current.append(line)
+        size += length
+    if current:
+        chunks.append("".join(current))
+    return chunks
 
 
 # One writer per stream for the whole process: configuring again (tests do)

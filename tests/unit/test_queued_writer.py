@@ -56,6 +56,35 @@ def test_lines_are_written_in_order_and_flush_waits_for_them() -> None:
     assert writer.dropped == 0
 
 
+class RecordingStream(io.StringIO):
+    """Keeps each write as it came, to see how the writer cuts its output."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.writes.append(text)
+        return super().write(text)
+
+
+def test_each_write_is_whole_lines_within_a_pipes_atomic_size() -> None:
+    """Several processes share one stderr pipe: a write above PIPE_BUF (4,096 bytes) may
+    be split and interleaved with another process's, so no write exceeds it or cuts a
+    line; a line longer than that goes alone."""
+    stream = RecordingStream()
+    writer = QueuedWriter(stream)
+    lines = [f'{{"event": "line {i}", "pad": "{"ü" * (i % 97)}"}}' for i in range(2_000)]
+    lines.insert(700, '{"event": "long", "pad": "' + "x" * 9_000 + '"}')
+    for line in lines:
+        writer.msg(line)
+    assert writer.flush(WAIT_S)
+    assert stream.getvalue().splitlines() == lines
+    for text in stream.writes:
+        assert text.endswith("\n")
+        assert len(text.encode()) <= 4096 or text.count("\n") == 1
+
+
 def test_flush_gives_up_on_a_stream_that_stays_stuck() -> None:
     stream = StuckStream()
     writer = QueuedWriter(stream)
