@@ -65,6 +65,13 @@ class Config:
         return self.tls_client_ca is not None
 
     @property
+    def transport(self) -> str:
+        """How clients connect, as the startup line tells operators."""
+        if self.mutual_tls:
+            return "mutual-tls"
+        return "tls" if self.tls else "plaintext"
+
+    @property
     def address(self) -> str:
         """``host:port`` as grpc wants it (IPv6 literals in brackets)."""
         host = f"[{self.host}]" if ":" in self.host and not self.host.startswith("[") else self.host

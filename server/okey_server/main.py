@@ -87,7 +87,7 @@ async def serve(
     watcher = None
     if worker is None:
         # The one startup line; with --port 0 it is how callers learn the port.
-        shown: dict[str, Any] = {"pid": os.getpid()}
+        shown: dict[str, Any] = {"pid": os.getpid(), "transport": config.transport}
         if config.metrics_port is not None:
             shown["metrics_port"] = config.metrics_port
         lifecycle.info("serving", host=config.host, port=port, version=__version__, **shown)

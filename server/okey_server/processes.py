@@ -228,7 +228,7 @@ class Supervisor:
             shown["metrics_port"] = self.config.metrics_port
         # The one startup line, as a lone server prints it (its pid is this process's).
         self.lifecycle.info("serving", host=self.config.host, port=self.config.port,
-                            version=__version__, **shown)
+                            version=__version__, transport=self.config.transport, **shown)
         return None
 
     def _watch(self) -> int:

@@ -164,3 +164,6 @@ def test_okey_server_flags_serve_mutual_tls_from_the_files(
     entries = [json.loads(line) for line in lines if line.startswith("{")]
     methods = [entry["method"] for entry in entries if entry.get("event") == "rpc"]
     assert methods == ["/grpc.health.v1.Health/Check", "/okey.v1.HandService/CheckHand"]
+    # The startup line tells the operator how clients must connect.
+    serving = [entry for entry in entries if entry.get("event") == "serving"]
+    assert serving[0]["transport"] == "mutual-tls"

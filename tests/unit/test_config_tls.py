@@ -17,7 +17,7 @@ def certs() -> tls_certs.TlsFiles:
 
 def test_no_tls_flag_is_plaintext() -> None:
     config = load_config([], {})
-    assert (config.tls, config.mutual_tls) == (False, False)
+    assert (config.tls, config.mutual_tls, config.transport) == (False, False, "plaintext")
     assert config.tls_cert is config.tls_key is config.tls_client_ca is None
 
 
@@ -25,7 +25,7 @@ def test_cert_and_key_are_read_at_start_and_turn_tls_on(certs: tls_certs.TlsFile
     config = load_config(
         ["--tls-cert", str(certs.server_cert), "--tls-key", str(certs.server_key)], {}
     )
-    assert (config.tls, config.mutual_tls) == (True, False)
+    assert (config.tls, config.mutual_tls, config.transport) == (True, False, "tls")
     assert config.tls_cert == certs.read("server_cert")
     assert config.tls_key == certs.read("server_key")
 
@@ -37,7 +37,7 @@ def test_client_ca_turns_mutual_tls_on_from_the_environment(certs: tls_certs.Tls
         "OKEY_TLS_CLIENT_CA": str(certs.ca),
     }
     config = load_config([], env)
-    assert (config.tls, config.mutual_tls) == (True, True)
+    assert (config.tls, config.mutual_tls, config.transport) == (True, True, "mutual-tls")
     assert config.tls_client_ca == certs.read("ca")
 
 
