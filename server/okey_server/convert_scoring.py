@@ -161,7 +161,11 @@ def _check_tiles(
 def round_to_proto(
     scored: RoundScore, rules: ruleset_pb2.Ruleset
 ) -> scoring_pb2.ScoreRoundResponse:
-    """A scored round as the answer, under `rules` (written out once per call or game)."""
+    """A scored round as the answer, under `rules` (written out once per call or game).
+
+    Every answer's table passes `check_table_fits` here, whichever game or call
+    scored it."""
+    check_table_fits(scored.table)
     answer = scoring_pb2.ScoreRoundResponse(
         deltas=scored.deltas,
         round_value=scored.value,

@@ -18,7 +18,6 @@ from okey_rules.scoring_types import RoundResult, RoundScore, Table
 from okey_server.config import Config
 from okey_server.convert_ruleset import ruleset_to_proto
 from okey_server.convert_scoring import (
-    check_table_fits,
     finished_state,
     result_from_proto,
     result_from_state,
@@ -49,7 +48,6 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
         before = table if table is not None else start_table(rules, players)
         result = self._result(request.round, rules, before, state, "round")
         scored = score_round(rules, players, table, result)
-        check_table_fits(scored.table)
         answer = round_to_proto(scored, ruleset_to_proto(rules))
         if state is not None:
             before = table if table is not None else start_table(rules, players)
@@ -138,7 +136,6 @@ def _round_101(
 ) -> scoring_pb2.ScoreRoundResponse:
     """§10.7: an Okey 101 round from its finished state, and the next deal."""
     scored = score_round_101(state, table)
-    check_table_fits(scored.table)
     answer = round_to_proto(scored, ruleset_to_proto(rules))
     if not scored.game_over:
         void = state.outcome is not None and state.outcome.kind == "void"
