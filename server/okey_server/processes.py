@@ -14,7 +14,10 @@ The parent:
    join that group; connections go only to listening sockets, and nothing
    else can take the port while a child restarts);
 2. starts N children, each given the whole config (signing key included)
-   through a pipe, never on a command line or in the environment;
+   through a pipe, never on a command line or in the environment: a child's
+   environment is the parent's without any ``OKEY_*`` variable (the key's
+   ``OKEY_SIGNING_KEY`` would otherwise be readable in /proc/PID/environ of
+   every child, and a child reads no variable for its config anyway);
 3. prints the one ``serving`` line once every child is serving;
 4. forwards SIGTERM/SIGINT: the first as SIGTERM (each child drains as a lone
    server does), a second as SIGINT (each stops at once); exits 0 once every
@@ -45,7 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import structlog
@@ -56,6 +59,8 @@ from okey_server.config import Config
 from okey_server.logging_setup import configure_logging, lifecycle_logger
 
 MULTIPROC_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+# The prefix of the server's configuration variables (okey_server.config).
+CONFIG_VARIABLE_PREFIX = "OKEY_"
 READY = b"ready\n"
 # Bounds, not expectations: a child comes up in about a second.
 START_TIMEOUT_S = 60.0
@@ -114,6 +119,13 @@ def reserve_port(host: str, port: int) -> tuple[socket.socket, int]:
         reserved.close()
         raise
     return reserved, port
+
+
+def child_environment(parent: Mapping[str, str]) -> dict[str, str]:
+    """The environment a child starts with: the parent's, minus the configuration variables
+    (the child's config comes through its pipe) and any PROMETHEUS_MULTIPROC_DIR."""
+    return {name: text for name, text in parent.items()
+            if not name.startswith(CONFIG_VARIABLE_PREFIX) and name != MULTIPROC_DIR_VARIABLE}
 
 
 class Child:
@@ -184,7 +196,7 @@ class Supervisor:
         self.children: list[Child] = []
         self.signals: list[signal.Signals] = []
         self.restarts: list[float] = []
-        self.env = {k: v for k, v in os.environ.items() if k != MULTIPROC_DIR_VARIABLE}
+        self.env = child_environment(os.environ)
         if metrics_dir is not None:
             self.env[MULTIPROC_DIR_VARIABLE] = metrics_dir
 

@@ -15,6 +15,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from metrics_scrape import free_port, listening_ports, scrape, value
 from okey.v1 import deal_pb2, deal_pb2_grpc, game_pb2, game_pb2_grpc, hand_pb2, hand_pb2_grpc
+from okey_server.state_mac import state_mac_ok
 
 pytestmark = pytest.mark.e2e
 
@@ -149,6 +150,36 @@ def test_a_state_signed_by_one_process_is_accepted_by_the_other(start_server_pro
     finally:
         for channel in channels.values():
             channel.close()
+        assert server.stop() == 0
+
+
+def test_the_signing_key_reaches_the_processes_through_the_pipe_only(
+    start_server_process,
+) -> None:
+    """OKEY_SIGNING_KEY given to the parent: the server processes sign with it, yet no OKEY_*
+    variable (the key least of all) is in their environment; the pipe carried the config."""
+    key_text = "6f6b65792d72756c657320746573742070697065206b6579206e6f742061207365637265"
+    server = start_server_process("--port", "0", "--processes", "2",
+                                  env={"OKEY_SIGNING_KEY": key_text})
+    try:
+        for pid in server.startup["workers"]:
+            environment = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            names = {entry.partition(b"=")[0] for entry in environment}
+            assert {name for name in names if name.startswith(b"OKEY_")} == set()
+            assert not [entry for entry in environment if key_text.encode() in entry]
+        # The parent's own environment is the operator's: it still holds the variable.
+        assert key_text.encode() in Path(f"/proc/{server.process.pid}/environ").read_bytes()
+        channels = connections_to_each_worker(server)
+        try:
+            for channel in channels.values():
+                deal = deal_pb2_grpc.DealServiceStub(channel).Deal(
+                    deal_pb2.DealRequest(seed="signed-with-the-given-key"), timeout=10
+                )
+                assert state_mac_ok(deal.state, bytes.fromhex(key_text))
+        finally:
+            for channel in channels.values():
+                channel.close()
+    finally:
         assert server.stop() == 0
 
 
