@@ -21,9 +21,9 @@ tile the seat still holds, a discard that completes an opening, six pairs),
 and whole rounds are played by a small player (`bot_turn`) that opens with
 the best melds or five pairs (okey_rules.opening), lays off and lays new
 melds, and discards the least useful tile (a finish, one with an okey, one
-in the opening turn, a void round and an exhausted bank are such rounds; so
-is a finish while another opened seat holds an okey, its finisher given a
-failed opening first).
+in the opening turn, a finish by a seat that opened with pairs, a void round
+and an exhausted bank are such rounds; so is a finish while another opened
+seat holds an okey, its finisher given a failed opening first).
 Each property is asserted again when the files are built, so a changed deal
 or engine fails loudly.
 
@@ -111,6 +111,7 @@ SEED_FINISH = "okey101-finish-5"  # dealer 2: the player's round ends with a fin
 SEED_OKEY_FINISH = "okey101-okey-finish-844"  # a finish by discarding an okey
 SEED_EXHAUSTED = "okey101-exhausted-313"  # dealer 3: the bank runs out; openers and not
 SEED_ONE_TURN = "okey101-one-turn-418"  # a seat opens and finishes in its first turn
+SEED_PAIRS_FINISH = "okey101-pairs-finish-178"  # a seat that opened with pairs finishes
 SEED_VOID = "okey101-void-2072"  # all four seats open with pairs: the round is void
 # A finish while another seat that opened holds an okey; the finisher can fail an opening first.
 SEED_OKEY_LEFT = "okey101-okey-left-246"
@@ -757,6 +758,15 @@ def one_turn_ok(seed: str) -> bool:
     return outcome is not None and outcome.kind == "finished" and outcome.one_turn
 
 
+def pairs_finish_ok(seed: str) -> bool:
+    """SEED_PAIRS_FINISH: the player's round ends with a finish by a seat that opened with
+    pairs (not with an okey: the okey double has its own case)."""
+    state = finished_round(Table101(seed)).state
+    outcome = state.outcome
+    return (outcome is not None and outcome.kind == "finished" and not outcome.okey_discard
+            and state.seats[outcome.finisher].opened is Opened.PAIRS)
+
+
 def void_ok(seed: str) -> bool:
     outcome = finished_round(Table101(seed)).state.outcome
     return outcome is not None and outcome.kind == "void"
@@ -878,7 +888,8 @@ class Positions:
     opened: Position  # seat 1 opened with `split.opening`
     engine_faces: Position  # ... or with the same tiles, every okey's face left to the engine
     laid: Position  # ... and laid `split.extra`
-    laid_off: Position  # ... and laid `split.spare` off
+    laid_off: Position  # ... took the meld back and laid it again, laid `split.spare` off
+    off_once: Position  # seat 1 opened and laid `split.spare` off (nothing taken back yet)
     turn_done: Position  # ... and discarded: seat 2 to draw
     seat2_drawn: Position  # seat 2 drew (not opened, the table has melds)
     mainline: tuple[Move101, ...]  # the open table played to the end of the round
@@ -899,6 +910,7 @@ class Positions:
     okey_finished: Position
     exhausted: Position
     one_turn: Position  # a seat opened and finished in one turn, nobody else open
+    pairs_finished: Position  # a seat that opened with pairs finished
     void: Position  # all four opened with pairs
     retrieval: Position  # the okey table's opening under okey_retrieval
     capped: tuple[Position, Move101]  # under lay_off_cap: two lay-offs made, the third
@@ -967,6 +979,7 @@ def positions() -> Positions:
     exhausted = finished_round(Table101(SEED_EXHAUSTED, EXHAUSTED_DEALER, EXHAUSTED_ROUND))
     assert exhausted_ok(SEED_EXHAUSTED, EXHAUSTED_DEALER), SEED_EXHAUSTED
     assert one_turn_ok(SEED_ONE_TURN), SEED_ONE_TURN
+    assert pairs_finish_ok(SEED_PAIRS_FINISH), SEED_PAIRS_FINISH
     assert void_ok(SEED_VOID), SEED_VOID
     assert cap_ok(SEED_CAP), SEED_CAP
     assert progressive_ok(SEED_PROGRESSIVE), SEED_PROGRESSIVE
@@ -987,6 +1000,7 @@ def positions() -> Positions:
         engine_faces=engine_faces,
         laid=laid,
         laid_off=laid_off,
+        off_once=opened.then(lay_off(OPENER, split.spare, split.onto)),
         turn_done=turn_done,
         seat2_drawn=seat2_drawn,
         mainline=mainline,
@@ -1007,6 +1021,7 @@ def positions() -> Positions:
         okey_finished=okey_finished,
         exhausted=exhausted,
         one_turn=finished_round(Table101(SEED_ONE_TURN)),
+        pairs_finished=finished_round(Table101(SEED_PAIRS_FINISH)),
         void=finished_round(Table101(SEED_VOID)),
         retrieval=okey_opened.under(RETRIEVAL),
         capped=_diverged(Table101(SEED_CAP), CAP),
@@ -1465,7 +1480,22 @@ def apply_move_cases(p: Positions) -> list[Case]:
         ), "TOOK_BACK_SEVERAL"),
         with_penalty(apply_case(
             "take-back-a-lay-off-free",
-            "docs/rules.md §10.5: one tile laid off and taken back is free",
+            "docs/rules.md §10.5: the last tile placed (a lay-off), the first tile the turn"
+            " takes back, comes back free",
+            p.off_once,
+            take_back(OPENER),
+        ), None),
+        with_penalty(apply_case(
+            "take-back-a-second-tile-penalty",
+            "docs/rules.md §10.5: only one tile a turn comes back free: the lay-off taken back,"
+            " laid off again and taken back again is a second tile, 101",
+            p.off_once.then(take_back(OPENER), lay_off(OPENER, p.split.spare, p.split.onto)),
+            take_back(OPENER),
+        ), "TOOK_BACK_SEVERAL"),
+        with_penalty(apply_case(
+            "take-back-penalty-once-a-turn",
+            "docs/rules.md §10.5: the take-back penalty is once a turn: this turn paid it for"
+            " its meld taken back, so the lay-off comes back with no second penalty",
             p.laid_off,
             take_back(OPENER),
         ), None),
@@ -2098,7 +2128,9 @@ def points_by_the_text(state: State101) -> list[int]:
     everything = 1
     if finisher is not None:
         everything = (2 if outcome.okey_discard else 1) * (2 if outcome.one_turn else 1)
-        points[finisher] = FINISH * everything  # never doubled by riziko
+        # A pairs-opener doubles the round's points, its own -101 too; riziko never does.
+        pairs_double = 2 if state.seats[finisher].opened is Opened.PAIRS else 1
+        points[finisher] = FINISH * everything * pairs_double
     costs = 2 if state.riziko else 1  # §10.8 riziko: every point the round costs
     waived = None  # §10.8 partnership_waiver: the finisher's partner pays no tiles
     if finisher is not None and rules.partnership and rules.partnership_waiver:
@@ -2217,6 +2249,13 @@ def score_round_cases(p: Positions) -> list[Case]:
             "docs/rules.md §10.7: a one-turn finish, nobody else open, doubles everything",
             p.one_turn,
             rule="ONE_TURN_FINISH",
+        ),
+        score_case(
+            "pairs-opener-finished",
+            "docs/rules.md §10.7: a seat that opened with pairs finishes: the round's points"
+            " double, its own -101 included (-202), and what every other seat pays",
+            p.pairs_finished,
+            rule="PAIRS_OPENER",
         ),
         score_case(
             "void-round",
@@ -2419,6 +2458,7 @@ def _searches() -> Iterator[tuple[str, str]]:
         return left <= 4 and one_turn_ok(seed)
 
     yield "SEED_ONE_TURN", search("okey101-one-turn", one_turn_candidate, 1000)
+    yield "SEED_PAIRS_FINISH", search("okey101-pairs-finish", pairs_finish_ok, 1000)
     def void_candidate(seed: str) -> bool:
         # A cheap first look before playing the round: four pairs openings within a few
         # draws need pairs at the deal (the first void seed passes it).

@@ -39,6 +39,7 @@ from okey_rules.tiles import TILE_OF_CODE, Tile, format_tile
 OPENING_POINTS = 101  # §10.2: melds worth at least 101 open
 OPENING_PAIRS = 5  # §10.2: or at least five pairs
 PENALTY_POINTS = 101  # §10.5
+FREE_TAKE_BACK = 1  # §10.5: the tiles a turn may take back free (the last tile placed)
 MOVES_WITH_TILE = (Move101Kind.DISCARD, Move101Kind.LAY_OFF)
 MOVES_WITH_MELDS = (Move101Kind.OPEN, Move101Kind.LAY_MELD)
 LAYING = (Move101Kind.OPEN, Move101Kind.LAY_MELD, Move101Kind.LAY_OFF)
@@ -502,7 +503,9 @@ def _retrieve(state: State101, move: Move101, index: int) -> Result101:
 
 
 def _take_back(state: State101, _move: Move101) -> Result101:
-    """§10.5: the last laying move of the turn comes back; more than one tile costs 101."""
+    """§10.5: the last laying move of the turn comes back. Only the last tile placed comes
+    back free: the take-back that brings the turn's tiles taken back past one costs 101,
+    once a turn (the text's one penalty for laying several tiles and taking them back)."""
     if not state.laid:
         return _illegal(Illegal101.NOTHING_TO_TAKE_BACK, "nothing was laid this turn")
     seat = state.turn
@@ -520,13 +523,15 @@ def _take_back(state: State101, _move: Move101) -> Result101:
         before = tuple(table)
     else:
         before = state.table[: action.meld]
-    changes: dict[str, object] = {"seats": seats, "table": before, "laid": state.laid[:-1]}
+    took_back = state.took_back + len(action.codes)
+    changes: dict[str, object] = {"seats": seats, "table": before, "laid": state.laid[:-1],
+                                  "took_back": took_back}
     if action.kind is Move101Kind.OPEN:
         # §10.8 progressive opening: an opening taken back no longer sets the mark.
         pairs = state.seats[seat].opened is Opened.PAIRS
         changes["best_pairs" if pairs else "best_opening"] = action.best_before
     event = Event101(Event101Kind.TOOK_BACK, seat, action.codes)
-    if len(action.codes) > 1:
+    if state.took_back <= FREE_TAKE_BACK < took_back:
         return _penalised(state, seat, Penalty.TOOK_BACK_SEVERAL, [event], **changes)
     return _moved(state, [event], **changes)
 
@@ -557,7 +562,8 @@ def _discard(state: State101, move: Move101) -> Result101:
     events = [Event101(Event101Kind.DISCARDED, seat, (code,))]
     events += [Event101(Event101Kind.PENALTY, seat, penalty=p, points=PENALTY_POINTS)
                for p in penalties]
-    after = replace(state, seats=seats, move_number=state.move_number + 1, taken=None, laid=())
+    after = replace(state, seats=seats, move_number=state.move_number + 1, taken=None, laid=(),
+                    took_back=0)
     if finishing or not state.wall:
         # §10.5: at the round's end, an okey left in an opened rack is a penalty.
         after, left_in_hand = _okeys_left_in_hand(after, seat if finishing else None)

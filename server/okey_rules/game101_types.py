@@ -143,6 +143,7 @@ class State101:
     move_number: int = 0
     taken: int | None = None  # the discard taken this turn, until it is laid
     laid: tuple[LayAction, ...] = ()  # this turn's laying moves, oldest first
+    took_back: int = 0  # the tiles this turn's take-backs returned (§10.5: one is free)
     turn_start: int = 0  # the move number the turn began with (its draw)
     best_opening: int = 0  # §10.8 progressive opening: the best melds opening's points
     best_pairs: int = 0  # ... and the most pairs opened with

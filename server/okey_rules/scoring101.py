@@ -71,6 +71,7 @@ def score_round_101(state: State101, table: Table | None, field: str = "round.st
         return _finish(rules, before, deltas, lines, played=0)
     finisher = outcome.finisher if outcome.kind == "finished" else None
     everything = 1
+    pairs_finisher = finisher is not None and state.seats[finisher].opened is Opened.PAIRS
     if finisher is not None:
         if outcome.okey_discard:
             everything *= DOUBLE
@@ -80,15 +81,19 @@ def score_round_101(state: State101, table: Table | None, field: str = "round.st
             everything *= DOUBLE
             lines.append(ScoreLine(ScoreRule.ONE_TURN_FINISH, finisher, DOUBLE, (),
                                    f"seat {finisher} opened and finished in one turn: x2"))
-        add(ScoreRule.FINISHED, finisher, FINISH_POINTS * everything,
-            f"seat {finisher} finished: {FINISH_POINTS * everything}")
+        # The pairs-opener's double is the whole round's, its own -101 included (the text:
+        # "the points at the end of the round are also doubled"; the peer engines agree).
+        own = everything * DOUBLE if pairs_finisher else everything
+        if pairs_finisher:
+            lines.append(ScoreLine(
+                ScoreRule.PAIRS_OPENER, finisher, DOUBLE, (),
+                f"seat {finisher} opened with pairs and finished: its -101 and the others x2",
+            ))
+        add(ScoreRule.FINISHED, finisher, FINISH_POINTS * own,
+            f"seat {finisher} finished: {FINISH_POINTS * own}")
     else:
         lines.append(ScoreLine(ScoreRule.BANK_EXHAUSTED, 0, 0, (),
                                "the bank ran out with nobody finished"))
-    pairs_finisher = finisher is not None and state.seats[finisher].opened is Opened.PAIRS
-    if pairs_finisher:
-        lines.append(ScoreLine(ScoreRule.PAIRS_OPENER, finisher or 0, DOUBLE, (),
-                               f"seat {finisher} opened with pairs and finished: the others x2"))
     tiles_count = finisher is not None or rules.exhaustion_scores_tiles
     # §10.8 riziko: every point the round costs doubles (not the finisher's -101).
     costs = DOUBLE if state.riziko else 1

@@ -132,6 +132,7 @@ def fill_state_101(message: state_pb2.GameState, state: State101) -> None:
             codes=[laid.code for laid in meld.tiles],
             faces=[laid.face for laid in meld.tiles],
         )
+    message.took_back = state.took_back
     for action in state.laid:
         message.laid.add(
             kind=MOVE_TO_PROTO[action.kind],
@@ -192,6 +193,7 @@ def state_101_from_proto(message: state_pb2.GameState, rules: Ruleset, field: st
                       OPENED_TO_DOMAIN[a.opened_before], a.side, a.best_before)
             for a in message.laid
         ),
+        took_back=message.took_back,
         turn_start=message.turn_start,
         best_opening=message.best_opening,
         best_pairs=message.best_pairs,

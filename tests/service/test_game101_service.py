@@ -295,6 +295,34 @@ def test_a_pairs_opening_taken_back_costs_101(svc: Services) -> None:
     assert list(undone.seats[1].penalties) == [game_pb2.PENALTY_TOOK_BACK_SEVERAL]
 
 
+def test_only_the_last_tile_placed_comes_back_free_across_calls(svc: Services) -> None:
+    """§10.5 several tiles laid and taken back, one ApplyMove at a time: R5, R6 and Y4 laid
+    off and taken back; Y4 (the last placed) comes back free, R6 costs 101 (the event and
+    the seat's view say so) and R5 nothing more (once a turn). The state's record of the
+    tiles taken back is decoded in test_convert_state101.py (this in-process server would
+    find these states in its cache of the ones it issued)."""
+    position = arranged({1: "R5 R6 Y4 K12"}, phase=Phase101.PLAY,
+                        table=[*OPENED_1, (2, "R2 R3 R4"), (3, "Y5 Y6 Y7")])
+    state = signed(position)
+    for word, meld in (("R5", 1), ("R6", 1), ("Y4", 2)):
+        state = svc.play(state, lay_off(engine(state), word, meld)).state
+    answers = []
+    for _ in range(3):
+        answers.append(svc.play(state, game_pb2.Move(kind=TAKE_BACK, seat=1)))
+        state = answers[-1].state
+    assert [[notation_of(t) for t in a.events[0].tiles] for a in answers] == [
+        ["Y4"], ["R6"], ["R5"]
+    ]
+    assert [kinds(a) for a in answers] == [
+        [game_pb2.EVENT_KIND_TOOK_BACK],
+        [game_pb2.EVENT_KIND_TOOK_BACK, game_pb2.EVENT_KIND_PENALTY],
+        [game_pb2.EVENT_KIND_TOOK_BACK],
+    ]
+    assert answers[1].events[1].penalty == game_pb2.PENALTY_TOOK_BACK_SEVERAL
+    view = svc.table.view(state, 0)
+    assert list(view.seats[1].penalties) == [game_pb2.PENALTY_TOOK_BACK_SEVERAL]
+
+
 def test_a_taken_discard_returned_for_a_bank_tile(svc: Services) -> None:
     """§10.4: RETURN_DISCARD puts the taken tile back on the previous seat's pile and draws
     the bank's next tile, free: two events, the draw private."""
@@ -778,6 +806,20 @@ def test_score_round_of_101_doubles_penalties_and_the_next_dealer(svc: Services)
     assert scoring_pb2.SCORE_RULE_OKEY_DISCARD in _rules(answer)
     assert scoring_pb2.SCORE_RULE_PENALTY in _rules(answer)
     assert (answer.next_dealer_seat, answer.next_round) == (2, 5)
+
+
+def test_score_round_of_a_pairs_opener_finish_doubles_its_minus_101(svc: Services) -> None:
+    """§10.7 a pairs-opener doubles: seat 1 opened with pairs and finishes: -202 (its own
+    -101 doubled), seat 2's 34 points 68, a never-opened seat 404; the line says so."""
+    pairs = [(1, p) for p in ("R1 R1", "Y2 Y2", "B3 B3", "K4 K4", "R6 R6")]
+    position = arranged({1: "Y8 Y8 R2", 2: "R3 Y11 B8 R12"}, phase=Phase101.PLAY,
+                        table=[*pairs, (2, "K9 K10 K11")])
+    answer = svc.score(finish(position, "Y8 Y8", last="R2"))
+    assert list(answer.deltas) == [404, -202, 68, 404]
+    finished = [line for line in answer.lines if line.rule == scoring_pb2.SCORE_RULE_FINISHED]
+    assert [(line.seat, list(line.deltas)) for line in finished] == [(1, [0, -202, 0, 0])]
+    assert (1, 2) in [(line.seat, line.factor) for line in answer.lines
+                      if line.rule == scoring_pb2.SCORE_RULE_PAIRS_OPENER]
 
 
 def _void(dealer: int, round_number: int) -> State101:

@@ -300,6 +300,7 @@ def assert_consistent_101(state: State101) -> None:
     if state.phase is Phase101.DRAW:
         assert state.laid == ()
         assert state.taken is None
+        assert state.took_back == 0, "a turn's take-backs are its own"
     if state.taken is not None:
         assert state.phase is Phase101.PLAY
     if state.laid:

@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 from game101_support import after, arranged, lay_off, take
 from okey_rules.errors import InvalidInputError
-from okey_rules.game101_types import Outcome101, Penalty, Phase101
+from okey_rules.game101_types import Move101, Move101Kind, Outcome101, Penalty, Phase101
 from okey_server.convert_state import any_state_from_proto, state_from_proto, state_to_proto
 
 KEY = b"state 101 round trip test key.."
@@ -24,6 +24,16 @@ def test_a_mid_turn_101_state_round_trips():
     seats[3] = dataclasses.replace(seats[3], penalties=(Penalty.FAILED_OPENING,))
     state = dataclasses.replace(state, seats=tuple(seats), best_opening=120, best_pairs=6,
                                 riziko=True)
+    assert any_state_from_proto(state_to_proto(state, KEY), KEY, cached=False) == state
+
+
+def test_the_tiles_taken_back_this_turn_round_trip():
+    """docs/rules.md §10.5: only the last tile placed comes back free, so how many tiles
+    the turn took back travels with the state from one ApplyMove to the next."""
+    state = arranged({1: "B4 B5 K12"}, phase=Phase101.PLAY, table=[(1, "B1 B2 B3")])
+    state = after(state, lay_off(state, "B4", 0))
+    state = after(state, Move101(Move101Kind.TAKE_BACK, 1))
+    assert state.took_back == 1
     assert any_state_from_proto(state_to_proto(state, KEY), KEY, cached=False) == state
 
 

@@ -358,9 +358,10 @@ def expected_end_penalties(state: State101, code: int) -> list[Penalty]:
 
 
 def check_move(before: State101, move: Move101, result: Result101,
-               snapshots: list[tuple[tuple[TableMeld, ...], tuple[int, ...], Opened | None]]
-               ) -> None:
-    """What this legal move must have done, by the rules (§10.2-§10.6)."""
+               snapshots: list[tuple[tuple[TableMeld, ...], tuple[int, ...], Opened | None]],
+               taken_back: int = 0) -> None:
+    """What this legal move must have done, by the rules (§10.2-§10.6); `taken_back`: the
+    tiles the turn's earlier take-backs returned."""
     state = result.state
     assert state is not None
     seat = before.turn
@@ -436,7 +437,9 @@ def check_move(before: State101, move: Move101, result: Result101,
         assert state.table == table
         assert sorted(state.seats[seat].rack) == sorted(rack)
         assert state.seats[seat].opened == opened_before
-        several = len(rack) - len(before.seats[seat].rack) > 1
+        # §10.5: one tile a turn comes back free; the take-back past it pays, once a turn.
+        returned = len(rack) - len(before.seats[seat].rack)
+        several = taken_back <= 1 < taken_back + returned
         assert penalties_in(result) == ([Penalty.TOOK_BACK_SEVERAL] if several else [])
     elif move.kind is Move101Kind.RETURN_DISCARD:
         assert kinds == [Event101Kind.RETURNED_DISCARD, Event101Kind.DREW_FROM_WALL]
@@ -550,6 +553,7 @@ def test_random_rounds_keep_every_tile_and_every_rule(opening, play_seed):
     ledger = Ledger(state)
     snapshots: list[tuple[tuple[TableMeld, ...], tuple[int, ...], Opened | None]] = []
     moves_this_turn = 0
+    taken_back = 0  # tiles taken back this turn
     open_at_turn_start = False
     played: set[str] = set()
     for _ in range(ROUND_BUDGET):
@@ -566,7 +570,9 @@ def test_random_rounds_keep_every_tile_and_every_rule(opening, play_seed):
         move = next_move(state, rng, moves_this_turn)
         result = apply_move_101(state, move)
         assert result.legal, (move, result.reason, result.message)
-        check_move(state, move, result, snapshots)
+        check_move(state, move, result, snapshots, taken_back)
+        taken_back += sum(len(ev.tiles) for ev in result.events
+                          if ev.kind is Event101Kind.TOOK_BACK)
         ledger.record(result)
         label = move.kind.value + (" with pairs" if move.pairs else "")
         played.add(label + (" (penalty)" if penalties_in(result) else ""))
@@ -579,6 +585,7 @@ def test_random_rounds_keep_every_tile_and_every_rule(opening, play_seed):
             assert outcome.one_turn == (not open_at_turn_start and not others_open)
         if result.state.turn != state.turn or result.state.phase is Phase101.DRAW:
             moves_this_turn = 0
+            taken_back = 0
             snapshots.clear()
         else:
             moves_this_turn += 1

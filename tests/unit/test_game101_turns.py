@@ -277,6 +277,84 @@ def test_take_back_takes_back_only_the_last_laying_move():
     assert result.state.seats[1].penalties == (Penalty.TOOK_BACK_SEVERAL,)
 
 
+def _three_lay_offs() -> tuple[State101, State101]:
+    """Seat 1 (opened earlier) lays off R5 and R6 onto R2 R3 R4 and Y4 onto Y5 Y6 Y7:
+    the position before and after the three lay-offs."""
+    state = _opened("R5 R6 Y4 K12", table=((2, "R2 R3 R4"), (3, "Y5 Y6 Y7")))
+    laid = after(state, lay_off(state, "R5", 1))
+    laid = after(laid, lay_off(laid, "R6", 1))
+    laid = after(laid, lay_off(laid, "Y4", 2))
+    return state, laid
+
+
+def test_only_the_last_tile_placed_comes_back_free():
+    """§10.5 several tiles laid and taken back: three single-tile lay-offs taken back one
+    by one; the last tile placed (Y4) comes back free, the next take-back (R6, placed
+    earlier) records the 101 penalty, once for the turn: R5 after it adds nothing."""
+    state, laid = _three_lay_offs()
+    first = play101(laid, Move101(Move101Kind.TAKE_BACK, 1))
+    assert first.events[0].tiles == (one(state, 1, "Y4"),)
+    assert penalties_in(first) == []
+    assert first.state is not None
+    second = play101(first.state, Move101(Move101Kind.TAKE_BACK, 1))
+    assert second.events[0].tiles == (one(state, 1, "R6"),)
+    assert event_kinds(second) == [Event101Kind.TOOK_BACK, Event101Kind.PENALTY]
+    assert penalties_in(second) == [Penalty.TOOK_BACK_SEVERAL]
+    assert second.state is not None
+    third = play101(second.state, Move101(Move101Kind.TAKE_BACK, 1))
+    assert penalties_in(third) == []
+    back = third.state
+    assert back is not None
+    assert back.table == state.table
+    assert sorted(back.seats[1].rack) == sorted(state.seats[1].rack)
+    assert back.seats[1].penalties == (Penalty.TOOK_BACK_SEVERAL,)
+
+
+def test_a_tile_laid_off_again_after_a_free_take_back_costs_101():
+    """§10.5: one tile a turn comes back free: lay off B4, take it back (free), lay it off
+    again and take it back again: two tiles have come back this turn, the penalty."""
+    state = _opened("B4 K12")
+    state = after(state, lay_off(state, "B4", 0))
+    state = after(state, Move101(Move101Kind.TAKE_BACK, 1))
+    assert state.seats[1].penalties == ()
+    state = after(state, lay_off(state, "B4", 0))
+    result = play101(state, Move101(Move101Kind.TAKE_BACK, 1))
+    assert penalties_in(result) == [Penalty.TOOK_BACK_SEVERAL]
+
+
+def test_the_take_back_penalty_is_once_per_turn():
+    """§10.5: the penalty is for taking back several tiles in a turn, recorded once: a meld
+    taken back costs 101, a second meld taken back in the same turn nothing more."""
+    state = _opened("Y7 Y8 Y9 R11 Y11 B11 K12")
+    state = after(state, lay_meld(state, "Y7 Y8 Y9"))
+    state = after(state, Move101(Move101Kind.TAKE_BACK, 1))
+    assert state.seats[1].penalties == (Penalty.TOOK_BACK_SEVERAL,)
+    state = after(state, lay_meld(state, "R11 Y11 B11"))
+    result = play101(state, Move101(Move101Kind.TAKE_BACK, 1))
+    assert penalties_in(result) == []
+    assert result.state is not None
+    assert result.state.seats[1].penalties == (Penalty.TOOK_BACK_SEVERAL,)
+
+
+def test_the_free_take_back_comes_again_next_turn():
+    """§10.5: what came back in one turn does not count in the next: the seat that paid
+    for taking back two lay-offs takes back a lay-off free on its next turn."""
+    state = _opened("B4 B5 Y7 Y8 K12")
+    state = after(state, lay_off(state, "B4", 0))
+    state = after(state, lay_off(state, "B5", 0))
+    state = after(state, Move101(Move101Kind.TAKE_BACK, 1))
+    state = after(state, Move101(Move101Kind.TAKE_BACK, 1))
+    assert state.seats[1].penalties == (Penalty.TOOK_BACK_SEVERAL,)
+    state = discard(state, one(state, 1, "Y7"))
+    for _ in range(3):
+        state = discard(draw(state), state.wall[0])
+    state = draw(state)
+    assert state.turn == 1
+    state = after(state, lay_off(state, "B4", 0))
+    result = play101(state, Move101(Move101Kind.TAKE_BACK, 1))
+    assert penalties_in(result) == []
+
+
 def test_take_back_never_reaches_an_earlier_turn():
     """§10.5: once the seat has discarded its laying is final."""
     state = _opened("B4 Y7 K12")

@@ -196,12 +196,27 @@ def _pairs_finish(racks: Mapping[int, str], table: Sequence[tuple[int, str]]) ->
     return finish(state, "Y8 Y8", last="R2")
 
 
-def test_a_pairs_opener_finishing_doubles_what_the_others_pay():
-    """§10.7: when a seat that opened with pairs finishes, every other seat's points
-    double (a never-opened seat 404); its own -101 does not."""
+def test_a_pairs_opener_finishing_doubles_its_own_points_and_the_others():
+    """§10.7 a pairs-opener doubles: when a seat that opened with pairs finishes, the
+    round's points double, its own -101 included (-202), every other seat's too (a
+    never-opened seat 404)."""
     state = _pairs_finish({2: SEAT_2_RACK}, [SEAT_2_OPENED])
     score = _scored(state)
-    assert score.deltas == (404, -101, 68, 404)
+    assert score.deltas == (404, -202, 68, 404)
+    assert (1, -202) in [(line.seat, line.deltas[1]) for line in score.lines
+                         if line.rule is ScoreRule.FINISHED]
+
+
+def test_a_pairs_opener_finishing_with_an_okey_scores_minus_404():
+    """§10.7: a pairs-opener's finish by an okey discard doubles twice: the finisher -404,
+    a never-opened seat 808, an opened seat's 34 points 136."""
+    state = arranged({1: "Y8 Y8 K1", 2: SEAT_2_RACK}, phase=Phase101.PLAY,
+                     table=[*_pairs(1), SEAT_2_OPENED])
+    over = finish(state, "Y8 Y8", last="K1")
+    assert over.outcome is not None
+    assert over.outcome.okey_discard
+    score = _scored(over)
+    assert score.deltas == (808, -404, 136, 808)
 
 
 def test_a_pairs_opener_that_does_not_finish_pays_double():
@@ -217,7 +232,7 @@ def test_a_pairs_opener_pays_four_times_when_a_pairs_opener_finishes():
     opened with pairs too."""
     state = _pairs_finish({3: "B4 Y6"}, _pairs(3))
     score = _scored(state)
-    assert score.deltas == (404, -101, 404, 40)
+    assert score.deltas == (404, -202, 404, 40)
 
 
 def test_a_pairs_opener_double_is_a_score_line():

@@ -620,6 +620,12 @@ export interface GameState {
   taken: number;
   /** Okey 101: this turn's laying moves, oldest first. */
   laid: LayActionState[];
+  /**
+   * Okey 101: how many tiles this turn's take-backs returned (only the last
+   * tile placed comes back free: past one, the take-back penalty, once a
+   * turn).
+   */
+  tookBack: number;
   /** Okey 101: the move number the current turn began with. */
   turnStart: number;
   /**

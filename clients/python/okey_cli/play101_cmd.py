@@ -78,7 +78,7 @@ HELP = """commands (tiles in notation: R7, Y13, B1, K12, F; OK names an okey; ca
   meld MELD | ...  after opening: lay new melds (a pairs-opener: pairs); meld best: best's melds
   layoff TILE N [=FACE]
                    lay TILE off onto table meld N (an okey: =FACE says what it stands for)
-  back             take back the last laying move of this turn (several tiles: a penalty)
+  back             take back the last laying move of this turn (one tile a turn is free)
   x TILE, discard TILE
                    discard TILE, ending the turn; x alone: the tile you received last
   best             the best opening of your rack (HandService.BestOpening): a hint
