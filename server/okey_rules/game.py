@@ -152,17 +152,24 @@ def apply_move(state: GameState, move: Move, now_ms: int | None = None) -> MoveR
             if not state.wall:
                 return _illegal(
                     IllegalReason.WALL_EMPTY,
-                    "the wall is empty: take the previous discard or end the round",
+                    "the wall is empty: take the previous discard only to finish with it,"
+                    " or end the round",
                 )
             return _played(*_draw_from_wall(state))
         if move.kind is MoveKind.TAKE_DISCARD:
+            if not state.wall and not _can_finish_with(state, state.turn, _top_discard(state)):
+                return _illegal(
+                    IllegalReason.WALL_EMPTY,
+                    "the wall is empty: the previous discard may be taken only to finish with"
+                    " it, and with it the seat's tiles make no winning hand",
+                )
             return _played(*_take_discard(state))
         if state.wall:
             return _illegal(
                 IllegalReason.WALL_NOT_EMPTY,
                 f"the round ends this way only when the wall is empty ({len(state.wall)} left)",
             )
-        return _legal(*_end_round_drawn(state))
+        return _legal(*_end_round_drawn(state, state.move_number + 1))
     # DISCARD or DECLARE_WIN
     if state.phase is Phase.DRAW:
         return _illegal(
@@ -176,9 +183,21 @@ def apply_move(state: GameState, move: Move, now_ms: int | None = None) -> MoveR
             IllegalReason.TILE_NOT_IN_RACK,
             f"{_name(code)} is not in seat {move.seat}'s rack",
         )
-    if move.kind is MoveKind.DISCARD:
-        return _played(*_discard(state, code, now_ms))
-    return _declare_win(state, code)
+    if move.kind is MoveKind.DECLARE_WIN:
+        return _declare_win(state, code)
+    if state.must_finish:
+        return _illegal(
+            IllegalReason.MUST_FINISH,
+            "the wall is empty and the seat took the last discard to finish with it:"
+            " declare the win",
+        )
+    if _must_show_win(state):
+        return _illegal(
+            IllegalReason.MUST_SHOW_WIN,
+            "the seat's tiles make a winning hand with no okey in it, which must be shown:"
+            " declare the win",
+        )
+    return _played(*_discard_and_check_wall(state, code, now_ms))
 
 
 def _legal(state: GameState, events: Iterable[Event]) -> MoveResult:
@@ -230,18 +249,30 @@ def _draw_from_wall(state: GameState, *, moves: int = 1) -> tuple[GameState, lis
     return next_state, [Event(EventKind.DREW_FROM_WALL, state.turn, code, private=True)]
 
 
+def _top_discard(state: GameState) -> int:
+    """The previous seat's discard: in classic Okey it has just discarded, so its pile has a top."""
+    return state.seats[state.previous_seat].discards[-1]
+
+
 def _take_discard(state: GameState) -> tuple[GameState, list[Event]]:
-    """The seat on turn takes the previous discard; the next state counts the move."""
+    """The seat on turn takes the previous discard; the next state counts the move.
+
+    With the wall empty the seat may take it only to finish with it (§8.5),
+    so the state then holds the seat to declaring the win.
+    """
     source = state.previous_seat
     pile = state.seats[source].discards
-    # In classic Okey the previous seat has just discarded, so its pile has a top.
     code = pile[-1]
     seats = list(state.seats)
     seats[source] = _replace(seats[source], discards=pile[:-1])
     taker = seats[state.turn]
     seats[state.turn] = _replace(taker, rack=(*taker.rack, code), draws=taker.draws + 1)
     next_state = _replace(
-        state, seats=tuple(seats), phase=Phase.DISCARD, move_number=state.move_number + 1
+        state,
+        seats=tuple(seats),
+        phase=Phase.DISCARD,
+        move_number=state.move_number + 1,
+        must_finish=not state.wall,
     )
     return next_state, [Event(EventKind.TOOK_DISCARD, state.turn, code, from_seat=source)]
 
@@ -271,12 +302,62 @@ def _gosterme_claims(state: GameState) -> tuple[tuple[int, int], ...]:
     return tuple((seat, state.gosterme_tile()) for seat in ordered + rest)
 
 
-def _end_round_drawn(state: GameState) -> tuple[GameState, list[Event]]:
-    outcome = Outcome(
-        drawn=True, move_number=state.move_number + 1, gosterme=_gosterme_claims(state)
+def _end_round_drawn(state: GameState, move_number: int) -> tuple[GameState, list[Event]]:
+    """The round ends with no winner at move `move_number` (§8.5); `state.turn` is the
+    seat that could not (or would not) finish with the last discard."""
+    outcome = Outcome(drawn=True, move_number=move_number, gosterme=_gosterme_claims(state))
+    next_state = _replace(
+        state, phase=Phase.ROUND_OVER, deadline_ms=0, outcome=outcome, must_finish=False
     )
-    next_state = _replace(state, phase=Phase.ROUND_OVER, deadline_ms=0, outcome=outcome)
     return next_state, [Event(EventKind.ROUND_DRAWN, state.turn, outcome=outcome)]
+
+
+def _discard_and_check_wall(
+    state: GameState, code: int, now_ms: int | None
+) -> tuple[GameState, list[Event]]:
+    """A discard; with the wall empty, the round ends with it unless the next seat
+    can finish with that discard (§8.5: the Japanese text ends the round when the
+    seat on turn cannot take the previous discard and win; the others end it when
+    the stock runs out)."""
+    next_state, events = _discard(state, code, now_ms)
+    if next_state.wall or _can_finish_with(next_state, next_state.turn, code):
+        return next_state, events
+    ended, drawn = _end_round_drawn(next_state, next_state.move_number)
+    return ended, events + drawn
+
+
+def _can_finish_with(state: GameState, seat: int, code: int) -> bool:
+    """Whether `seat`'s rack with `code` added makes a winning hand after some discard."""
+    tiles = [TILE_OF_CODE[c] for c in (*state.seats[seat].rack, code)]
+    return bool(winning_discards(tiles, state.okey, state.rules).discards)
+
+
+def _winning_faces(state: GameState) -> set[int]:
+    """The faces the seat on turn (holding 15 tiles) may discard to win (§4.5)."""
+    rack = state.seats[state.turn].rack
+    verdict = winning_discards([TILE_OF_CODE[c] for c in rack], state.okey, state.rules)
+    return {d.tile.face for d in verdict.discards}
+
+
+def _must_show_win(state: GameState, faces: set[int] | None = None) -> bool:
+    """Option `must_show_win` (§8.4): the seat on turn holds a winning hand it must show.
+
+    The Japanese and Russian texts let a seat whose winning hand holds an okey
+    play on, hoping to finish by discarding an okey later: the duty holds only
+    when no winning discard leaves an okey among the 14 tiles shown.
+    `faces` are the winning discards' faces when the caller has them.
+    """
+    if not state.rules.must_show_win:
+        return False
+    if faces is None:
+        faces = _winning_faces(state)
+    if not faces:
+        return False
+    okey_face = state.okey.face
+    okeys = sum(1 for c in state.seats[state.turn].rack if c % FACES == okey_face)
+    # Two okeys: whichever tile goes, one stays. One okey: it stays when a
+    # winning discard is another face.
+    return not (okeys >= 2 or (okeys == 1 and faces - {okey_face}))
 
 
 def _declare_win(state: GameState, code: int) -> MoveResult:
@@ -325,6 +406,10 @@ def gosterme_window_open(state: GameState, seat: int) -> bool:
 
 
 def _gosterme(state: GameState, seat: int) -> MoveResult:
+    if not state.rules.gosterme_played:
+        return _illegal(
+            IllegalReason.GOSTERME_NOT_PLAYED, "this table does not play gösterme"
+        )
     claimant = state.seats[seat]
     if claimant.gosterme:
         return _illegal(
@@ -363,18 +448,40 @@ def auto_discard(rack: Sequence[int], okey_face: int) -> int:
 
 
 def _timeout(state: GameState, now_ms: int | None) -> MoveResult:
-    """§8.6: play the seat's turn: draw from the wall if it has not drawn, then discard."""
+    """§8.6: play the seat's turn: draw from the wall if it has not drawn, then discard.
+
+    The automatic move keeps to the rules the seat is held to: with nothing
+    to draw it declines the previous discard, which ends the round (§8.5);
+    holding a win it must finish (having taken the last discard, or under
+    `must_show_win`), it declares the win.
+    """
     events = [Event(EventKind.TURN_TIMED_OUT, state.turn)]
     if state.phase is Phase.DRAW:
         if not state.wall:
-            # With nothing to draw, the timed-out seat declines the discard (§8.5).
-            state, ended = _end_round_drawn(state)
+            state, ended = _end_round_drawn(state, state.move_number + 1)
             return _legal(state, events + ended)
         state, drew = _draw_from_wall(state, moves=0)  # one move: the discard counts it
         events += drew
+    bound = state.must_finish or state.rules.must_show_win
+    faces = _winning_faces(state) if bound else set()
+    if state.must_finish or _must_show_win(state, faces):
+        code = auto_finish(state.seats[state.turn].rack, state.okey.face, faces)
+        won = _declare_win(state, code)
+        return won._replace(events=(*events, *won.events))
     code = auto_discard(state.seats[state.turn].rack, state.okey.face)
-    state, discarded = _discard(state, code, now_ms)
+    state, discarded = _discard_and_check_wall(state, code, now_ms)
     return _played(state, events + discarded)
+
+
+def auto_finish(rack: Sequence[int], okey_face: int, winning_faces: set[int]) -> int:
+    """§8.6: the discard an automatic move finishes with: an okey when it wins (the
+    double), else the most recently received tile that wins."""
+    if okey_face in winning_faces:
+        return next(code for code in rack if code % FACES == okey_face)
+    for code in reversed(rack):
+        if code % FACES in winning_faces:
+            return code
+    raise AssertionError("unreachable: called only when some discard wins")
 
 
 def legal_moves(state: GameState, seat: int, now_ms: int | None = None) -> list[Move]:
@@ -386,7 +493,8 @@ def legal_moves(state: GameState, seat: int, now_ms: int | None = None) -> list[
     moves: list[Move] = []
     claimant = state.seats[seat]
     if (
-        not claimant.gosterme
+        state.rules.gosterme_played
+        and not claimant.gosterme
         and gosterme_window_open(state, seat)
         and state.gosterme_tile() in claimant.rack
     ):
@@ -397,15 +505,16 @@ def legal_moves(state: GameState, seat: int, now_ms: int | None = None) -> list[
         return [*moves, Move(MoveKind.TIMEOUT, seat)]
     if state.phase is Phase.DRAW:
         if state.wall:
-            moves.append(Move(MoveKind.DRAW_FROM_WALL, seat))
-        moves.append(Move(MoveKind.TAKE_DISCARD, seat))
-        if not state.wall:
+            moves += (Move(MoveKind.DRAW_FROM_WALL, seat), Move(MoveKind.TAKE_DISCARD, seat))
+        else:
+            if _can_finish_with(state, seat, _top_discard(state)):
+                moves.append(Move(MoveKind.TAKE_DISCARD, seat))
             moves.append(Move(MoveKind.END_ROUND, seat))
         return moves
     rack = claimant.rack
-    moves += (Move(MoveKind.DISCARD, seat, TILE_OF_CODE[code]) for code in rack)
-    verdict = winning_discards([TILE_OF_CODE[c] for c in rack], state.okey, state.rules)
-    winning_faces = {d.tile.face for d in verdict.discards}
+    winning_faces = _winning_faces(state)
+    if not state.must_finish and not _must_show_win(state, winning_faces):
+        moves += (Move(MoveKind.DISCARD, seat, TILE_OF_CODE[code]) for code in rack)
     moves += (
         Move(MoveKind.DECLARE_WIN, seat, TILE_OF_CODE[code])
         for code in rack

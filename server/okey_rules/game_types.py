@@ -52,6 +52,9 @@ class IllegalReason(enum.Enum):
     GOSTERME_WITHOUT_TILE = "gösterme without the tile"
     TURN_TIMED_OUT = "turn timed out"
     TURN_NOT_TIMED_OUT = "turn not timed out"
+    GOSTERME_NOT_PLAYED = "gösterme not played"
+    MUST_SHOW_WIN = "must show the win"
+    MUST_FINISH = "must finish"
 
 
 class EventKind(enum.Enum):
@@ -118,6 +121,9 @@ class GameState:
     # gosterme_in_first_turn the twin can pass from seat to seat, so the
     # per-seat flags alone do not say who showed first.
     gosterme_order: tuple[int, ...] = ()
+    # §8.5: the seat on turn took the last discard with the wall empty, which
+    # it may do only to finish with it: it must now declare the win.
+    must_finish: bool = False
 
     @property
     def okey(self) -> Tile:

@@ -15,10 +15,11 @@ class Game(enum.Enum):
 
 
 # Options whose default depends on the game: 12-13-1 is a run in classic
-# Okey, never in Okey 101 (docs/rules.md §3.2).
+# Okey, never in Okey 101 (docs/rules.md §3.2); a classic winning hand must be
+# shown (§8.4), a rule Okey 101 does not have.
 GAME_DEFAULTS: dict[Game, dict[str, bool]] = {
-    Game.CLASSIC: {"runs_13_to_1": True},
-    Game.OKEY_101: {"runs_13_to_1": False},
+    Game.CLASSIC: {"runs_13_to_1": True, "must_show_win": True},
+    Game.OKEY_101: {"runs_13_to_1": False, "must_show_win": False},
 }
 
 class ScoringMode(enum.Enum):
@@ -76,6 +77,11 @@ class Ruleset:
     gosterme_in_first_turn: bool
     # §8.6: seconds per turn, 0 for no timer, else 15-120.
     move_timer_seconds: int
+    # §8.3: the table plays gösterme at all (the okey.gg rules have none).
+    gosterme_played: bool
+    # §8.4: a seat holding a winning hand must show it, unless the win uses an
+    # okey and the seat plays on for the double (the Japanese and Russian texts).
+    must_show_win: bool
     # §9: how the table keeps score, and that mode's settings.
     scoring_mode: ScoringMode
     start_points: int  # COUNTDOWN, 5-21
@@ -106,6 +112,8 @@ class Ruleset:
         *,
         gosterme_in_first_turn: bool = False,
         move_timer_seconds: int = DEFAULT_MOVE_TIMER_SECONDS,
+        gosterme_played: bool = True,
+        must_show_win: bool | None = None,
         scoring_mode: ScoringMode = ScoringMode.COUNTDOWN,
         start_points: int = DEFAULT_START_POINTS,
         target_points: int = DEFAULT_TARGET_POINTS,
@@ -160,6 +168,12 @@ class Ruleset:
         set_field(self, "indicator_drawable_last", indicator_drawable_last)
         set_field(self, "gosterme_in_first_turn", gosterme_in_first_turn)
         set_field(self, "move_timer_seconds", move_timer_seconds)
+        set_field(self, "gosterme_played", gosterme_played)
+        set_field(
+            self,
+            "must_show_win",
+            defaults["must_show_win"] if must_show_win is None else must_show_win,
+        )
         set_field(self, "scoring_mode", scoring_mode)
         set_field(self, "start_points", start_points)
         set_field(self, "target_points", target_points)
@@ -204,26 +218,33 @@ def _check_range(name: str, value: int, bounds: tuple[int, int]) -> None:
 
 
 PRESETS: dict[str, Ruleset] = {
-    # The classic table.
+    # The classic table: the Japanese rules text.
     "classic": Ruleset(),
     # §9.3: the Russian rules text's tournament scoring: countdown from 20,
-    # 2 / 4 / 4 per opponent, no gösterme, the single highest score wins.
+    # 2 / 4 / 4 per opponent, no gösterme, the single highest score wins; a
+    # winning hand is shown unless it plays on with an okey (§8.4), as in the
+    # Japanese text (the game's default).
     "tournament": Ruleset(gosterme_scores=False, countdown_winners=1),
     # §9.3: the French online table: a points limit set between 5 and 21
     # (countdown; the two highest win), gösterme "at the first turn" (§8.3).
-    "points-limit": Ruleset(gosterme_in_first_turn=True),
+    # The French text does not oblige a winner to show (§8.4).
+    "points-limit": Ruleset(gosterme_in_first_turn=True, must_show_win=False),
     # The okey.gg rules name kafa as a real-table rule but do not play it yet:
     # such a hand is a normal finish there (docs/rules.md §4.3). §9.3: the
     # winner scores towards a target of 21 (7-31); the move timer is 45 s.
+    # §8.3: the okey.gg rules have no gösterme at all.
     "okey.gg": Ruleset(
         kafa=False,
+        gosterme_played=False,
+        must_show_win=False,  # §8.4: the okey.gg rules do not say so
         scoring_mode=ScoringMode.TARGET,
         target_points=DEFAULT_TARGET_POINTS,
         move_timer_seconds=DEFAULT_MOVE_TIMER_SECONDS,
     ),
     # §9.3: the Italian penalty table: penalties accumulate from 0, a stall
     # costs everyone 1, gösterme costs each opponent 1 whoever wins.
-    "penalty": Ruleset(scoring_mode=ScoringMode.PENALTY),
+    # The Italian text does not oblige a winner to show (§8.4).
+    "penalty": Ruleset(scoring_mode=ScoringMode.PENALTY, must_show_win=False),
     # Okey 101: no 12-13-1 runs (its game default).
     "101": Ruleset(game=Game.OKEY_101),
 }

@@ -303,7 +303,8 @@ def score_round(
         changed = _apply(deltas, _charge(rules, result.winner, value, active))
         lines.append(_line(ScoreRule.ROUND_VALUE, result.winner, 0,
                            f"round value {value}: {_how(rules, value, 'winner')}", changed))
-    if rules.gosterme_scores:
+    # §8.3: a table that does not play gösterme (the okey.gg rules) scores none.
+    if rules.gosterme_scores and rules.gosterme_played:
         for seat in result.gosterme:
             changed = _apply(deltas, _charge(rules, seat, GOSTERME_VALUE, active))
             how = _how(rules, GOSTERME_VALUE, "claimant")

@@ -142,6 +142,7 @@ def state_to_proto(state: GameState | State101, key: bytes) -> state_pb2.GameSta
         turn_deadline_ms=state.deadline_ms,
         first_seat=state.first_seat,
         gosterme_order=state.gosterme_order,
+        must_finish=state.must_finish,
     )
     message.MergeFromString(_piles_wire(state))
     if state.outcome is not None:
@@ -231,6 +232,7 @@ def _decode_state(message: state_pb2.GameState, field: str) -> GameState | State
         deadline_ms=message.turn_deadline_ms,
         outcome=outcome,
         gosterme_order=tuple(message.gosterme_order[:]),
+        must_finish=message.must_finish,
     )
 
 

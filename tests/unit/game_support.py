@@ -29,6 +29,9 @@ from okey_rules.tiles import FACES, TILE_COUNT, TILE_OF_CODE, Tile, parse_tile, 
 # A fixed "now" (milliseconds since the epoch) for timed rounds.
 NOW = 1_700_000_000_000
 UNTIMED = Ruleset(move_timer_seconds=0)
+# Untimed, and a seat holding a winning hand may play on (§8.4): the positions
+# built by draw-and-throw-back turns need it when a drawn tile completes a hand.
+PLAY_ON = Ruleset(move_timer_seconds=0, must_show_win=False)
 RACK = 14  # tiles a seat holds between turns; the seat on turn holds one more
 
 
@@ -200,12 +203,58 @@ def draw(state: GameState, now_ms: int | None = None) -> GameState:
 
 
 def drain_wall(state: GameState, now_ms: int | None = None) -> GameState:
-    """Plays draw-and-discard-the-drawn-tile turns until a seat must draw from an empty wall."""
-    while not (state.phase is Phase.DRAW and not state.wall):
+    """Plays draw-and-discard-the-drawn-tile turns until the wall is empty and the
+    round is over, or the seat on turn may finish with the last discard (§8.5)."""
+    while state.phase is not Phase.ROUND_OVER and (state.wall or state.phase is not Phase.DRAW):
         if state.phase is Phase.DRAW:
             state = draw(state, now_ms)
         else:
             state = discard(state, state.seats[state.turn].rack[-1], now_ms)
+    return state
+
+
+def end_dry(state: GameState, now_ms: int | None = None) -> GameState:
+    """`drain_wall`, then the seat that may finish with the last discard (if any)
+    declines it: the round is over, drawn (§8.5)."""
+    state = drain_wall(state, now_ms)
+    if state.phase is Phase.ROUND_OVER:
+        return state
+    return play(state, Move(MoveKind.END_ROUND, state.turn), now_ms)
+
+
+def to_last_wall_tile(state: GameState, now_ms: int | None = None) -> GameState:
+    """Plays draw-and-discard-the-drawn-tile turns until one tile is left in the
+    wall and the seat on turn is to draw it."""
+    while not (state.phase is Phase.DRAW and len(state.wall) == 1):
+        if state.phase is Phase.DRAW:
+            state = draw(state, now_ms)
+        else:
+            state = discard(state, state.seats[state.turn].rack[-1], now_ms)
+    return state
+
+
+def waiting_on_last_discard(state: GameState, now_ms: int | None = None) -> GameState:
+    """A position where the wall is empty and the seat on turn can finish by taking
+    the last discard (§8.5): the last wall tile, R5, completes the R3 R4 R5 run
+    of the seat after the one that draws it, beside Y7 B7 K7, Y9-Y12 and B1-B4
+    (the rest of its rack is spare); every seat throws back what it draws,
+    so the rules must let a seat with a winning hand play on (`PLAY_ON`)."""
+    assert not state.rules.must_show_win, "the waiting seat may draw R2 and play on"
+    hand = codes("R3 R4 Y7 B7 K7 Y9 Y10 Y11 Y12 B1 B2 B3 B4")
+    last = code("R5")
+    if state.indicator in (*hand, last):
+        state = arrange(state, indicator=next(c for c in state.wall if c not in (*hand, last)))
+    # The seat after the opener draws wall[0]; the seat after the one that
+    # draws the last wall tile waits on it.
+    waiter = (state.first_seat + len(state.wall) + 1) % state.player_count
+    spares = [c for c in state.seats[waiter].rack if c not in (*hand, last)]
+    rack = hand + spares[: len(state.seats[waiter].rack) - len(hand)]
+    state = arrange(state, {waiter: rack}, wall_front=[last])
+    state = arrange(state, wall_front=[*state.wall[1:], last])
+    state = drain_wall(state, now_ms)
+    assert state.turn == waiter
+    assert state.phase is Phase.DRAW
+    assert not state.wall
     return state
 
 
@@ -234,10 +283,15 @@ def choose(
         if progress:
             kind = MoveKind.DRAW_FROM_WALL if state.wall else MoveKind.END_ROUND
         elif MoveKind.END_ROUND in kinds:
-            kind = rng.choice([MoveKind.END_ROUND, MoveKind.TAKE_DISCARD])
+            # §8.5: the last discard may be taken only by a seat that can finish with it.
+            ends = (MoveKind.END_ROUND, MoveKind.TAKE_DISCARD)
+            kind = rng.choice([k for k in ends if k in kinds])
         else:
             kind = MoveKind.TAKE_DISCARD if rng.random() < 0.3 else MoveKind.DRAW_FROM_WALL
         return Move(kind, state.turn)
+    if MoveKind.DISCARD not in kinds:
+        # §8.4, §8.5: a win that must be shown, or the last discard taken to finish.
+        return rng.choice(wins)
     rack = state.seats[state.turn].rack
     # Half the time the tile just received goes straight back (allowed, §8.2).
     chosen = rack[-1] if rng.random() < 0.5 else rng.choice(rack)

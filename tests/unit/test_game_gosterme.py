@@ -12,14 +12,15 @@ from game_support import (
     code,
     codes,
     discard,
-    drain_wall,
     draw,
+    end_dry,
     give,
     outcome_of,
     play,
     refused,
     start,
     tile,
+    to_last_wall_tile,
     without,
 )
 from okey_rules.game import apply_move, gosterme_window_open, legal_moves
@@ -185,8 +186,7 @@ def test_gosterme_is_recorded_in_a_drawn_outcome():
     state = start(players=3)
     twin = state.gosterme_tile()
     state = play(give(state, 0, twin), show(0))
-    state = drain_wall(state)
-    over = play(state, Move(MoveKind.END_ROUND, state.turn))
+    over = end_dry(state)
     assert outcome_of(over).drawn
     assert outcome_of(over).gosterme == ((0, twin),)
 
@@ -204,8 +204,7 @@ def test_gosterme_is_recorded_in_a_won_outcome():
 
 def test_no_gosterme_leaves_the_outcome_list_empty():
     """§8.3: an outcome without any gösterme lists none."""
-    state = drain_wall(start(players=2))
-    over = play(state, Move(MoveKind.END_ROUND, state.turn))
+    over = end_dry(start(players=2))
     assert outcome_of(over).gosterme == ()
 
 
@@ -220,8 +219,7 @@ def test_gosterme_claims_are_listed_in_the_order_shown():
     state = discard(state, twin)
     state = play(state, Move(MoveKind.TAKE_DISCARD, 0))
     state = play(state, show(0))
-    state = drain_wall(discard(state, twin))
-    over = play(state, Move(MoveKind.END_ROUND, state.turn))
+    over = end_dry(discard(state, twin))
     assert outcome_of(over).gosterme == ((1, twin), (0, twin))
 
 
@@ -234,7 +232,11 @@ def test_a_state_without_the_recorded_order_still_lists_every_claim():
     state = discard(state, twin)
     state = play(play(state, Move(MoveKind.TAKE_DISCARD, 0)), show(0))
     assert state.gosterme_order == (1, 0)
-    state = replace(drain_wall(discard(state, twin)), gosterme_order=())
-    over = apply_move(state, Move(MoveKind.END_ROUND, state.turn)).state
+    state = replace(to_last_wall_tile(discard(state, twin)), gosterme_order=())
+    # apply_move directly: the test helpers check the order against the flags.
+    drew = apply_move(state, Move(MoveKind.DRAW_FROM_WALL, state.turn)).state
+    assert drew is not None
+    last = Move(MoveKind.DISCARD, drew.turn, tile(drew.seats[drew.turn].rack[-1]))
+    over = apply_move(drew, last).state
     assert over is not None
     assert outcome_of(over).gosterme == ((0, twin), (1, twin))

@@ -107,6 +107,13 @@ def _check_transition(
     assert move.seat == before.turn
     if EventKind.DISCARDED in kinds:
         assert after.turn == (before.turn + 1) % before.player_count
+        if EventKind.ROUND_DRAWN in kinds:
+            # §8.5: the wall ran out and the next seat cannot finish with the discard.
+            assert not after.wall
+            assert kinds[-2:] == [EventKind.DISCARDED, EventKind.ROUND_DRAWN]
+            assert after.phase is Phase.ROUND_OVER
+            assert after.deadline_ms == 0
+            return
         assert after.phase is Phase.DRAW
         timer = before.rules.move_timer_seconds
         assert after.deadline_ms == (now + timer * 1000 if timer and now is not None else 0)

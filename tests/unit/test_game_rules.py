@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 from game_support import (
     NOW,
+    PLAY_ON,
     UNTIMED,
     arrange,
     code,
@@ -19,13 +20,18 @@ from game_support import (
     play,
     refused,
     start,
+    swap,
     tile,
+    to_last_wall_tile,
+    waiting_on_last_discard,
     without,
 )
+from okey_rules.deal import deal
 from okey_rules.errors import InvalidInputError
-from okey_rules.game import apply_move, legal_moves
+from okey_rules.game import apply_move, legal_moves, start_round
 from okey_rules.game_types import EventKind, IllegalReason, Move, MoveKind, Phase
-from okey_rules.ruleset import Game, Ruleset
+from okey_rules.ruleset import Game, Ruleset, preset
+from okey_rules.tiles import FACES
 
 TIMED = Ruleset(move_timer_seconds=45)
 
@@ -131,17 +137,26 @@ def test_two_player_rounds_alternate_between_the_two_seats():
     assert state.seats[0].discards == ()
 
 
-def test_wall_empty_the_seat_on_turn_may_take_the_discard_or_end_the_round():
-    """§8.5: with the wall empty, drawing is impossible; the seat on turn may
-    still take the previous discard, or end the round with no winner."""
-    state = drain_wall(start(players=4))
+def test_wall_empty_the_seat_on_turn_may_take_the_last_discard_only_to_finish():
+    """§8.5: with the wall empty the seat on turn may take the last discard only
+    to finish with it at once (then only a declaration is legal), or end the
+    round with no winner."""
+    state = waiting_on_last_discard(start(players=4, rules=PLAY_ON))
     seat = state.turn
-    assert set(legal_moves(state, seat)) == {
+    assert legal_moves(state, seat) == [
         Move(MoveKind.TAKE_DISCARD, seat),
         Move(MoveKind.END_ROUND, seat),
-    }
+    ]
     took = play(state, Move(MoveKind.TAKE_DISCARD, seat))
     assert took.phase is Phase.DISCARD
+    assert took.must_finish
+    after_take = legal_moves(took, seat)
+    assert after_take
+    assert {m.kind for m in after_take} == {MoveKind.DECLARE_WIN}
+    won = play(took, after_take[0])
+    assert won.outcome is not None
+    assert not won.outcome.drawn
+    assert won.outcome.winner == seat
     result = apply_move(state, Move(MoveKind.END_ROUND, seat))
     assert result.legal
     assert result.state is not None
@@ -154,15 +169,45 @@ def test_wall_empty_the_seat_on_turn_may_take_the_discard_or_end_the_round():
     assert all(legal_moves(over, s) == [] for s in range(4))
 
 
-def test_the_round_can_go_on_after_the_wall_runs_out():
-    """§8.5: taking the discard with the wall empty passes the turn on as usual,
-    and the next seat faces the same choice."""
-    state = drain_wall(start(players=3))
-    seat = state.turn
-    state = play(state, Move(MoveKind.TAKE_DISCARD, seat))
-    state = discard(state, state.seats[seat].rack[0])
-    assert state.turn == (seat + 1) % 3
-    assert Move(MoveKind.END_ROUND, state.turn) in legal_moves(state, state.turn)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_an_empty_wall_ends_the_round_when_the_next_seat_cannot_finish(players):
+    """§8.5: once the last wall tile is drawn and discarded, the round ends with
+    no winner in the same answer unless the next seat can finish with that discard."""
+    state = to_last_wall_tile(start(players=players))
+    state = draw(state)
+    last = state.seats[state.turn].rack[-1]
+    result = apply_move(state, Move(MoveKind.DISCARD, state.turn, tile(last)))
+    assert result.legal
+    assert result.state is not None
+    assert [e.kind for e in result.events] == [EventKind.DISCARDED, EventKind.ROUND_DRAWN]
+    over = result.state
+    assert over.phase is Phase.ROUND_OVER
+    assert over.outcome is not None
+    assert over.outcome.drawn
+    assert over.outcome.move_number == over.move_number == state.move_number + 1
+    assert result.events[1].seat == over.turn == (state.turn + 1) % players
+    assert over.deadline_ms == 0
+
+
+def test_wall_dry_take_and_throw_back_is_not_endless():
+    """§8.5, the audit's reproduction: seed wall-dry-0, four seats, dealer 0, the
+    classic preset; every seat draws and throws back the drawn tile until the
+    wall is empty. Taking the previous discard and throwing it back used to be
+    accepted without end; now the round is over (or the next seat may take the
+    discard only to finish with it)."""
+    state = start_round(deal(preset("classic"), 4, 0, seed="wall-dry-0"))
+    state = drain_wall(state)
+    if state.phase is Phase.ROUND_OVER:
+        assert state.outcome is not None
+        assert state.outcome.drawn
+        assert not state.wall
+        assert legal_moves(state, state.turn) == []
+        return
+    took = play(state, Move(MoveKind.TAKE_DISCARD, state.turn))
+    taken = took.seats[took.turn].rack[-1]
+    assert refused(took, Move(MoveKind.DISCARD, took.turn, tile(taken))).reason is (
+        IllegalReason.MUST_FINISH
+    )
 
 
 def test_the_drawable_indicator_is_the_last_wall_tile():
@@ -173,12 +218,13 @@ def test_the_drawable_indicator_is_the_last_wall_tile():
     assert state.wall[-1] == state.indicator
     state = drain_wall(state)
     assert any(state.indicator in s.rack or state.indicator in s.discards for s in state.seats)
+    assert not state.wall
 
 
 def test_moves_returns_nothing_once_the_round_is_over():
     """§8.5: once over, no seat has a legal move."""
-    state = drain_wall(start(players=2))
-    over = play(state, Move(MoveKind.END_ROUND, state.turn))
+    over = drain_wall(start(players=2))
+    assert over.phase is Phase.ROUND_OVER
     assert [legal_moves(over, s) for s in range(2)] == [[], []]
 
 
@@ -215,8 +261,8 @@ def test_malformed_moves_are_invalid_input_naming_the_field(move, field):
 
 def test_round_over_is_refused():
     """§8.5: no move is legal after the round ended, not even gösterme."""
-    state = drain_wall(start(players=2))
-    over = play(state, Move(MoveKind.END_ROUND, state.turn))
+    over = drain_wall(start(players=2))
+    assert over.phase is Phase.ROUND_OVER
     for move in (
         Move(MoveKind.DRAW_FROM_WALL, over.turn),
         Move(MoveKind.TAKE_DISCARD, over.turn),
@@ -279,11 +325,55 @@ def test_tile_not_in_rack_is_refused():
 
 
 def test_wall_empty_is_refused():
-    """§8.5: an empty wall cannot be drawn from."""
-    state = drain_wall(start(players=3))
+    """§8.5: an empty wall cannot be drawn from, and the last discard may be
+    taken only by a seat that can finish with it."""
+    state = waiting_on_last_discard(start(players=3, rules=PLAY_ON))
     assert refused(state, Move(MoveKind.DRAW_FROM_WALL, state.turn)).reason is (
         IllegalReason.WALL_EMPTY
     )
+    # Spoil the waiting seat's run: it can no longer finish with the R5.
+    other = next(c for c in state.seats[(state.turn + 1) % 3].rack if c % FACES != code("R3"))
+    spoilt = swap(state, code("R3"), other)
+    assert legal_moves(spoilt, spoilt.turn) == [Move(MoveKind.END_ROUND, spoilt.turn)]
+    assert refused(spoilt, Move(MoveKind.TAKE_DISCARD, spoilt.turn)).reason is (
+        IllegalReason.WALL_EMPTY
+    )
+
+
+def test_must_show_win_is_refused():
+    """§8.4, option must_show_win (on in the classic preset): a seat whose 15
+    tiles make a winning hand with no okey in it must declare the win."""
+    # Indicator B13 (okey B1); R1-R4, Y5-Y7, K9-K12 and R8 Y8 B8 win, K2 is spare.
+    rack = codes("R1 R2 R3 R4 Y5 Y6 Y7 K9 K10 K11 K12 R8 Y8 B8 K2")
+    state = arrange(start(), {1: rack}, indicator=code("B13"))
+    assert state.rules.must_show_win
+    assert refused(state, Move(MoveKind.DISCARD, 1, tile(code("K2")))).reason is (
+        IllegalReason.MUST_SHOW_WIN
+    )
+    assert play(state, Move(MoveKind.DECLARE_WIN, 1, tile(code("K2")))).outcome is not None
+
+
+def test_gosterme_not_played_is_refused():
+    """§8.3, option gosterme_played (off in the okey.gg preset, whose rules have
+    no gösterme): showing the indicator's twin is refused and never offered."""
+    state = start(rules=preset("okey.gg"))
+    state = give(state, 2, state.gosterme_tile())
+    assert refused(state, Move(MoveKind.GOSTERME, 2)).reason is IllegalReason.GOSTERME_NOT_PLAYED
+    assert Move(MoveKind.GOSTERME, 2) not in legal_moves(state, 2)
+    played = start()
+    played = give(played, 2, played.gosterme_tile())
+    assert Move(MoveKind.GOSTERME, 2) in legal_moves(played, 2)
+
+
+def test_must_finish_is_refused():
+    """§8.5: a seat that took the last discard with the wall empty must finish
+    with it: a plain discard is refused, the declaration is legal."""
+    state = waiting_on_last_discard(start(players=4, rules=PLAY_ON))
+    took = play(state, Move(MoveKind.TAKE_DISCARD, state.turn))
+    for held in took.seats[took.turn].rack:
+        assert refused(took, Move(MoveKind.DISCARD, took.turn, tile(held))).reason is (
+            IllegalReason.MUST_FINISH
+        )
 
 
 def test_wall_not_empty_is_refused():

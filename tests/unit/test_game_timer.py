@@ -7,8 +7,8 @@ from game_support import (
     NOW,
     code,
     discard,
-    drain_wall,
     draw,
+    end_dry,
     events_of,
     give,
     outcome_of,
@@ -16,6 +16,8 @@ from game_support import (
     refused,
     start,
     swap,
+    to_last_wall_tile,
+    waiting_on_last_discard,
 )
 from okey_rules.errors import InvalidInputError
 from okey_rules.game import apply_move, auto_discard, legal_moves
@@ -197,9 +199,10 @@ def test_auto_discard_picks_the_newest_tile_that_is_not_an_okey():
 
 
 def test_timeout_with_the_wall_empty_ends_the_round_drawn():
-    """§8.6, §8.5: with nothing to draw, a timed-out seat declines the discard:
-    the round ends with no winner."""
-    state = drain_wall(start(players=3, rules=TIMED, now_ms=NOW), NOW)
+    """§8.6, §8.5: with nothing to draw, a timed-out seat declines the last
+    discard it could finish with: the round ends with no winner."""
+    rules = Ruleset(move_timer_seconds=45, must_show_win=False)
+    state = waiting_on_last_discard(start(players=3, rules=rules, now_ms=NOW), NOW)
     assert state.deadline_ms == NOW + 45 * SECOND
     result, over = timeout(state, state.deadline_ms)
     assert events_of(result) == [EventKind.TURN_TIMED_OUT, EventKind.ROUND_DRAWN]
@@ -218,10 +221,33 @@ def test_a_timeout_is_the_seat_on_turns_move_only():
     ]
 
 
+def test_a_timed_out_seat_that_took_the_last_discard_finishes():
+    """§8.6, §8.5: a seat that took the last discard to finish with it and then
+    times out has its win declared for it (an okey discard first, else the most
+    recently received tile that wins)."""
+    rules = Ruleset(move_timer_seconds=45, must_show_win=False)
+    state = waiting_on_last_discard(start(players=4, rules=rules, now_ms=NOW), NOW)
+    took = play(state, Move(MoveKind.TAKE_DISCARD, state.turn), NOW)
+    result, over = timeout(took, took.deadline_ms)
+    assert events_of(result) == [EventKind.TURN_TIMED_OUT, EventKind.ROUND_WON]
+    assert outcome_of(over).winner == took.turn
+
+
+def test_a_timed_out_last_draw_ends_the_round_in_the_same_answer():
+    """§8.6, §8.5: the automatic move draws the last wall tile and throws it back;
+    when the next seat cannot finish with it the round ends in the same answer."""
+    state = to_last_wall_tile(start(players=3, rules=TIMED, now_ms=NOW), NOW)
+    result, over = timeout(state, state.deadline_ms)
+    assert events_of(result) == [
+        EventKind.TURN_TIMED_OUT, EventKind.DREW_FROM_WALL, EventKind.DISCARDED,
+        EventKind.ROUND_DRAWN,
+    ]
+    assert outcome_of(over).drawn
+
+
 def test_a_round_ending_move_clears_the_deadline():
     """§8.6: a finished round has no turn to time."""
-    state = drain_wall(start(players=2, rules=TIMED, now_ms=NOW), NOW)
-    over = play(state, Move(MoveKind.END_ROUND, state.turn), NOW)
+    over = end_dry(start(players=2, rules=TIMED, now_ms=NOW), NOW)
     assert over.deadline_ms == 0
     assert legal_moves(over, over.turn, NOW + 10**9) == []
 

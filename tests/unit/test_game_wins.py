@@ -3,6 +3,8 @@ and show 14 that win; the outcome says how (§4) and whether the discard was an 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from game_support import (
     arrange,
     code,
@@ -163,8 +165,10 @@ def test_winning_with_the_taken_discard():
 
 
 def test_a_ready_hand_may_play_on_instead_of_declaring():
-    """§8.4: declaring is a choice; a seat with a winning hand may discard and play on."""
+    """§8.4: without must_show_win, declaring is a choice; a seat with a winning
+    hand may discard and play on."""
     state = opening(MELDS_14 + " K2", MELDS_INDICATOR)
+    state = replace(state, rules=state.rules.with_overrides(must_show_win=False))
     after = discard(state, code("K2"))
     assert after.phase is Phase.DRAW
     assert after.outcome is None

@@ -15,8 +15,8 @@ import pytest
 from okey_rules.errors import InvalidInputError
 from okey_rules.hand_types import WinKind
 from okey_rules.ruleset import Ruleset, preset
-from okey_rules.scoring import score_game
-from okey_rules.scoring_types import RoundResult, RoundScore
+from okey_rules.scoring import score_game, score_round
+from okey_rules.scoring_types import RoundResult, RoundScore, Table
 
 MELDS = WinKind.MELDS
 PAIRS = WinKind.SEVEN_PAIRS
@@ -159,17 +159,31 @@ def test_penalty_game_with_stalls_and_gosterme():
 def test_target_game_to_21_okey_gg():
     """§9.2 TARGET, §9.3 okey.gg: the winner gains the value towards 21, a
     drawn round scores nothing, there is no round limit, and the first
-    score to reach 21 ends the game."""
+    score to reach 21 ends the game. §8.3: the okey.gg rules have no
+    gösterme, so a result that lists one scores nothing for it."""
     scored = play_game(preset("okey.gg"), 4, [
         (won(0), (2, 0, 0, 0)),
         (won(1, PAIRS), (2, 4, 0, 0)),
         (drawn(), (2, 4, 0, 0)),
         (won(0, okey_discard=True), (6, 4, 0, 0)),
-        (won(2, gosterme=(0,)), (7, 4, 2, 0)),
-        (won(0, PAIRS, okey_discard=True), (15, 4, 2, 0)),
-        (won(1, okey_discard=True), (15, 8, 2, 0)),
-        (won(0, PAIRS), (19, 8, 2, 0)),
-        (won(3), (19, 8, 2, 2)),
-        (won(0), (21, 8, 2, 2)),
+        (won(2, gosterme=(0,)), (6, 4, 2, 0)),
+        (won(0, PAIRS, okey_discard=True), (14, 4, 2, 0)),
+        (won(1, okey_discard=True), (14, 8, 2, 0)),
+        (won(0, PAIRS), (18, 8, 2, 0)),
+        (won(3), (18, 8, 2, 2)),
+        (drawn(0), (18, 8, 2, 2)),
+        (won(0, okey_discard=True), (22, 8, 2, 2)),
     ])
     assert scored[-1].winners == (0,)
+
+
+def test_okey_gg_scores_no_gosterme_in_a_drawn_round():
+    """§8.3, §9.3: the okey.gg rules have no gösterme and write nothing for
+    anyone when the tiles run out: at 20 a drawn round with a gösterme listed
+    leaves the table as it was and does not end the game (it used to take
+    seat 0 to 21)."""
+    scored = score_round(preset("okey.gg"), 4, Table((20, 0, 0, 0), 3), drawn(0))
+    assert scored.table.scores == (20, 0, 0, 0)
+    assert not scored.game_over
+    counted = score_round(preset("classic"), 4, Table((20, 20, 20, 20), 3), drawn(0))
+    assert counted.table.scores == (20, 19, 19, 19)

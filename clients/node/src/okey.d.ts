@@ -638,6 +638,11 @@ export interface GameState {
   /** Okey 101, option riziko: a false joker was turned up at the deal. */
   riziko: boolean;
   /**
+   * Classic: the seat on turn took the last discard with the wall empty (only
+   * to finish with it) and must now declare the win.
+   */
+  mustFinish: boolean;
+  /**
    * HMAC-SHA256 with the server's signing key over the bytes
    * "okey.v1.GameState\0" followed by the deterministic protobuf
    * serialization of this message with `mac` cleared. Every field is
@@ -657,7 +662,7 @@ export interface GostermeClaim {
 }
 
 /** Why a move is illegal. */
-export type IllegalReason = 'ILLEGAL_REASON_UNSPECIFIED' | 'ILLEGAL_REASON_ROUND_OVER' | 'ILLEGAL_REASON_NOT_YOUR_TURN' | 'ILLEGAL_REASON_MUST_DRAW_FIRST' | 'ILLEGAL_REASON_MUST_DISCARD_FIRST' | 'ILLEGAL_REASON_TILE_NOT_IN_RACK' | 'ILLEGAL_REASON_WALL_EMPTY' | 'ILLEGAL_REASON_WALL_NOT_EMPTY' | 'ILLEGAL_REASON_HAND_DOES_NOT_WIN' | 'ILLEGAL_REASON_GOSTERME_TOO_LATE' | 'ILLEGAL_REASON_GOSTERME_ALREADY_SHOWN' | 'ILLEGAL_REASON_GOSTERME_WITHOUT_TILE' | 'ILLEGAL_REASON_TURN_TIMED_OUT' | 'ILLEGAL_REASON_TURN_NOT_TIMED_OUT' | 'ILLEGAL_REASON_NOT_OPENED' | 'ILLEGAL_REASON_ALREADY_OPENED' | 'ILLEGAL_REASON_INVALID_MELD' | 'ILLEGAL_REASON_TAKEN_DISCARD_NOT_USED' | 'ILLEGAL_REASON_NO_DISCARD_TO_RETURN' | 'ILLEGAL_REASON_NOTHING_TO_TAKE_BACK' | 'ILLEGAL_REASON_NO_SUCH_MELD' | 'ILLEGAL_REASON_CANNOT_LAY_OFF' | 'ILLEGAL_REASON_PAIRS_OPENER_LAYS_NO_MELDS' | 'ILLEGAL_REASON_MUST_KEEP_A_TILE' | 'ILLEGAL_REASON_DISCARD_PILE_EMPTY' | 'ILLEGAL_REASON_LAY_OFF_CAP_REACHED';
+export type IllegalReason = 'ILLEGAL_REASON_UNSPECIFIED' | 'ILLEGAL_REASON_ROUND_OVER' | 'ILLEGAL_REASON_NOT_YOUR_TURN' | 'ILLEGAL_REASON_MUST_DRAW_FIRST' | 'ILLEGAL_REASON_MUST_DISCARD_FIRST' | 'ILLEGAL_REASON_TILE_NOT_IN_RACK' | 'ILLEGAL_REASON_WALL_EMPTY' | 'ILLEGAL_REASON_WALL_NOT_EMPTY' | 'ILLEGAL_REASON_HAND_DOES_NOT_WIN' | 'ILLEGAL_REASON_GOSTERME_TOO_LATE' | 'ILLEGAL_REASON_GOSTERME_ALREADY_SHOWN' | 'ILLEGAL_REASON_GOSTERME_WITHOUT_TILE' | 'ILLEGAL_REASON_TURN_TIMED_OUT' | 'ILLEGAL_REASON_TURN_NOT_TIMED_OUT' | 'ILLEGAL_REASON_NOT_OPENED' | 'ILLEGAL_REASON_ALREADY_OPENED' | 'ILLEGAL_REASON_INVALID_MELD' | 'ILLEGAL_REASON_TAKEN_DISCARD_NOT_USED' | 'ILLEGAL_REASON_NO_DISCARD_TO_RETURN' | 'ILLEGAL_REASON_NOTHING_TO_TAKE_BACK' | 'ILLEGAL_REASON_NO_SUCH_MELD' | 'ILLEGAL_REASON_CANNOT_LAY_OFF' | 'ILLEGAL_REASON_PAIRS_OPENER_LAYS_NO_MELDS' | 'ILLEGAL_REASON_MUST_KEEP_A_TILE' | 'ILLEGAL_REASON_DISCARD_PILE_EMPTY' | 'ILLEGAL_REASON_LAY_OFF_CAP_REACHED' | 'ILLEGAL_REASON_GOSTERME_NOT_PLAYED' | 'ILLEGAL_REASON_MUST_SHOW_WIN' | 'ILLEGAL_REASON_MUST_FINISH';
 export declare const IllegalReason: {
   readonly ILLEGAL_REASON_UNSPECIFIED: 'ILLEGAL_REASON_UNSPECIFIED';
   readonly ILLEGAL_REASON_ROUND_OVER: 'ILLEGAL_REASON_ROUND_OVER';
@@ -685,6 +690,9 @@ export declare const IllegalReason: {
   readonly ILLEGAL_REASON_MUST_KEEP_A_TILE: 'ILLEGAL_REASON_MUST_KEEP_A_TILE';
   readonly ILLEGAL_REASON_DISCARD_PILE_EMPTY: 'ILLEGAL_REASON_DISCARD_PILE_EMPTY';
   readonly ILLEGAL_REASON_LAY_OFF_CAP_REACHED: 'ILLEGAL_REASON_LAY_OFF_CAP_REACHED';
+  readonly ILLEGAL_REASON_GOSTERME_NOT_PLAYED: 'ILLEGAL_REASON_GOSTERME_NOT_PLAYED';
+  readonly ILLEGAL_REASON_MUST_SHOW_WIN: 'ILLEGAL_REASON_MUST_SHOW_WIN';
+  readonly ILLEGAL_REASON_MUST_FINISH: 'ILLEGAL_REASON_MUST_FINISH';
 };
 
 /** Okey 101: one tile of a meld being laid. */
@@ -1103,7 +1111,11 @@ export interface RoundResult {
   oneColour: Color;
   /**
    * Optional: the winner's 14 tiles. When given, `win_kind`, `one_colour`
-   * and the okey discard are checked against them (needs `indicator`).
+   * and the okey discard are checked against them (needs `indicator`), and
+   * the round is scored as the tiles win best, as their finished state
+   * would be: a hand claimed as melds that is also seven pairs scores seven
+   * pairs (the WIN line names the claim). A claim the tiles do not bear out
+   * is refused.
    */
   hand: Tile[];
   /**
@@ -1237,6 +1249,22 @@ export interface Ruleset {
    * for its tiles (its penalties stay). Default false.
    */
   partnershipWaiver?: boolean;
+  /**
+   * The table plays gösterme: a seat may show the indicator's twin, and it
+   * scores when gosterme_scores is on. Default true; false in the "okey.gg"
+   * preset, whose rules have no gösterme (the move is refused with
+   * ILLEGAL_REASON_GOSTERME_NOT_PLAYED and a result's gösterme scores nothing).
+   */
+  gostermePlayed?: boolean;
+  /**
+   * A seat holding 15 tiles that make a winning hand must declare the win
+   * rather than discard, unless the winning hand holds an okey (the seat may
+   * then play on, hoping to finish by discarding an okey). A plain discard
+   * it forbids is refused with ILLEGAL_REASON_MUST_SHOW_WIN. Default true in
+   * classic Okey (the "classic" and "tournament" presets, whose rules say
+   * so); false in the other presets and in Okey 101.
+   */
+  mustShowWin?: boolean;
 }
 
 /** A request to score a whole game. */
@@ -1256,7 +1284,11 @@ export interface ScoreGameRequest {
 
 /** A whole game scored. */
 export interface ScoreGameResponse {
-  /** Each round scored, in order: the running table after every round. */
+  /**
+   * Each round scored, in order: the running table after every round. A
+   * round given as a finished state names the next deal
+   * (`next_dealer_seat`, `next_round`) as ScoreRound does.
+   */
   rounds: ScoreRoundResponse[];
   /** The scores after the last round. */
   table?: TableScores;
