@@ -51,7 +51,8 @@ OPTIONS_101 = {
 }
 # Options of `okey play` that only classic Okey has: refused with --game 101.
 CLASSIC_ONLY = ("preset", "kafa", "gosterme_in_first_turn", "mode", "start", "target",
-                "elimination", "winners", "combine", "colour_double", "gosterme_scores")
+                "elimination", "winners", "combine", "colour_double", "gosterme_scores",
+                "gosterme_played", "must_show_win")
 # Bounds, never reached in a real round: a bot's turn lays at most its 22 tiles one move
 # at a time; the bank holds 20 tiles, so a round has about 21 turns.
 _MAX_BOT_STEPS = 60

@@ -49,6 +49,8 @@ _RULE_OPTIONS = {
     "runs_13_to_1": "may a run continue 12-13-1",
     "indicator_drawable_last": "is the indicator drawn as the last wall tile",
     "gosterme_in_first_turn": "may gosterme be shown until the end of one's first turn",
+    "gosterme_played": "does the table play gosterme at all (off in okey.gg)",
+    "must_show_win": "must a winning hand with no okey in it be shown (classic: on)",
 }
 _COLOURS = {
     "R": tile_pb2.COLOR_RED,
