@@ -43,6 +43,7 @@ from okey_rules.hand_types import WinKind
 from okey_rules.ruleset import ColourDouble, Game, Ruleset, ScoringMode, preset
 from okey_rules.scoring import (
     check_scorable,
+    check_table_size,
     next_dealer,
     one_colour_of,
     result_of_outcome,
@@ -180,8 +181,10 @@ class Result:
 
     def engine(self, rules: Ruleset, field: str) -> RoundResult:
         """The engine's RoundResult, after the checks scoring.proto's RoundResult states:
-        given tiles must agree with the win kind, the okey discard and the colour."""
+        given tiles must agree with the win kind, the okey discard and the colour; a hand
+        given is scored as it wins best (docs/rules.md §9.1, §4.4), the claim kept aside."""
         colour = self.one_colour
+        kind, claimed = self.kind, None
         if self.hand or self.discard:
             if self.drawn:
                 raise InvalidInputError(f"{field}.hand", "a drawn round has no winning hand")
@@ -207,8 +210,10 @@ class Result:
                 if colour is not None and colour != found:
                     raise InvalidInputError(f"{field}.one_colour", "the hand says otherwise")
                 colour = found
+                if verdict.kind is not self.kind:
+                    kind, claimed = verdict.kind, self.kind
         return RoundResult(
-            self.drawn, self.winner, self.kind, self.okey_discard, colour, self.gosterme
+            self.drawn, self.winner, kind, self.okey_discard, colour, self.gosterme, claimed
         )
 
 
@@ -235,6 +240,8 @@ YELLOW_MELDS = "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 Y10 Y11 Y11 Y12 Y13"
 RED_MELDS = "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R11 R12 R13"
 BLACK_MELDS = "K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K11 K12 K13"
 RED_PAIRS = "R1 R1 R3 R3 R5 R5 R7 R7 R9 R9 R11 R11 R13 R13"
+# Two runs Y1-Y7 and seven pairs at once: it wins best as seven pairs (§4.4).
+RUNS_AND_PAIRS = "Y1 Y1 Y2 Y2 Y3 Y3 Y4 Y4 Y5 Y5 Y6 Y6 Y7 Y7"
 # Red but for the okey B8, standing in for R8: the okey does not count.
 RED_WITH_OKEY = "R1 R2 R3 R4 R5 R6 R7 B8 R9 R10 R11 R11 R12 R13"
 # Red but for a false joker: with okey R8 it plays as R8 and is red.
@@ -421,6 +428,11 @@ def _players(players: int | None, before: Table | None) -> int:
     return len(before.scores) if before is not None else PLAYERS
 
 
+def _size_field(players: int | None, before: Table | None) -> str:
+    """The request field that set the table's size, the one a wrong size is blamed on."""
+    return "table.scores" if not players and before is not None else "player_count"
+
+
 def round_request(
     result: Result | None, rules: Rules, before: Table | None, players: int | None
 ) -> Json:
@@ -502,6 +514,7 @@ def engine_refusal(
         check_scorable(engine_rules)
         assert result is not None
         count = _players(players, before)
+        check_table_size(engine_rules, count, _size_field(players, before))
         score_round(engine_rules, count, before, result.engine(engine_rules, "round.result"))
     except InvalidInputError as error:
         return error.field
@@ -723,6 +736,21 @@ def value_cases() -> list[Case]:
             "docs/rules.md §9.1 colour_double OFF (default): a one-colour hand scores 2",
             won(0, hand=YELLOW_MELDS, indicator=OKEY_B8),
             want(2, win(0), value(0, 0, -2, -2, -2)),
+        ),
+        round_case(
+            "score-round-hand-judged-seven-pairs-claimed-as-melds",
+            "docs/rules.md §9.1: a hand given with the result scores the best way it wins, as"
+            " its finished state would: these tiles are two runs and seven pairs, claimed as"
+            " melds, and score seven pairs (4)",
+            won(1, MELDS, hand=RUNS_AND_PAIRS, indicator=OKEY_B8),
+            want(4, win(1), pairs_x2(1), value(1, -4, 0, -4, -4)),
+        ),
+        round_case(
+            "score-round-hand-judged-seven-pairs-okey-discard",
+            "docs/rules.md §9.1: judged as seven pairs, the hand still doubles for its okey"
+            " discard: 8",
+            won(2, MELDS, okey=True, hand=RUNS_AND_PAIRS, discard="B8", indicator=OKEY_B8),
+            want(8, win(2), okey_x2(2), pairs_x2(2), value(2, -8, -8, 0, -8)),
         ),
         round_case(
             "score-round-hand-and-discard-agree",
@@ -1210,12 +1238,20 @@ def table_cases() -> list[Case]:
             rules("okey.gg", kafa=True),
         ),
         round_case(
-            "score-round-kafa-hand-claimed-as-melds",
-            "docs/rules.md §9.2 kafa: a kafa hand also wins as melds; claimed so, it is a normal"
-            " win and the game goes on",
+            "score-round-kafa-hand-claimed-as-melds-is-kafa",
+            "docs/rules.md §9.1, §9.2 kafa: a kafa hand also wins as melds; claimed so with its"
+            " tiles given, it is judged from them and scored as kafa, as its finished state"
+            " would be: the game is won at once",
+            won(0, MELDS, hand=RED_KAFA, indicator=OKEY_B8),
+            want(2, win(0), value(0, 0, -2, -2, -2), kafa(0), over(), winners=(0,)),
+            with_kafa,
+        ),
+        round_case(
+            "score-round-kafa-hand-claimed-as-melds-without-kafa",
+            "docs/rules.md §4.3, §9.1: under rules without kafa a kafa hand wins as melds only,"
+            " and is scored so",
             won(0, MELDS, hand=RED_KAFA, indicator=OKEY_B8),
             want(2, win(0), value(0, 0, -2, -2, -2)),
-            with_kafa,
         ),
     ]
 
@@ -1551,6 +1587,21 @@ def round_error_cases() -> list[Case]:
             won(1),
             "player_count",
             players=5,
+        ),
+        round_error(
+            "score-round-five-scores",
+            "scoring.proto ScoreRoundRequest.player_count: unset, the table has as many seats as"
+            " scores; five scores are no classic table, and the scores are named",
+            won(1),
+            "table.scores",
+            before=table(20, 20, 20, 20, 20),
+        ),
+        round_error(
+            "score-round-one-score",
+            "scoring.proto ScoreRoundRequest.player_count: unset, one score is a table of one",
+            won(0),
+            "table.scores",
+            before=table(20),
         ),
         round_error(
             "score-round-one-seat",
@@ -1915,6 +1966,22 @@ def state_cases() -> list[Case]:
             {"round": {}, "table": table_json(table(6, 3, 2, 9, rounds=5))},
             "round.state",
             given=r.three.given_state(),
+        ),
+        error_case(
+            "score-round-state-more-seats-than-the-tables-scores",
+            "docs/rules.md §9.4: a state dealt to four seats beside three scores (player_count"
+            " unset): no table of three holds that round, so the scores are refused",
+            {"round": {}, "table": table_json(table(20, 18, 20, rounds=1))},
+            "table.scores",
+            given=won.given_state(),
+        ),
+        error_case(
+            "score-round-state-more-seats-than-player-count",
+            "docs/rules.md §9.4: a state dealt to four seats at a table of player_count 3: the"
+            " table's size is refused",
+            {"playerCount": 3, "round": {}},
+            "player_count",
+            given=won.given_state(),
         ),
         error_case(
             "score-round-state-seats-not-the-tables-at-the-start",

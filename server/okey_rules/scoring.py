@@ -7,13 +7,15 @@ in order and records a line per rule, so an answer can show why.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from okey_rules.errors import InvalidInputError, check_seat
 from okey_rules.game_types import GameState, Outcome
+from okey_rules.hand import check_hand
 from okey_rules.hand_types import WinKind
 from okey_rules.ruleset import ColourDouble, Game, Ruleset, ScoringMode
 from okey_rules.scoring_types import RoundResult, RoundScore, ScoreLine, ScoreRule, Table
-from okey_rules.tiles import FACES, FALSE_JOKER_FACE, NUMBERS, Color
+from okey_rules.tiles import FACES, FALSE_JOKER_FACE, NUMBERS, Color, Tile
 
 BASE_VALUE = 2  # §9.1: a normal win costs each opponent 2
 DOUBLE = 2
@@ -55,7 +57,8 @@ def round_value(rules: Ruleset, result: RoundResult) -> tuple[int, list[ScoreLin
     """§9.1: 2 for a win, doubled for an okey discard, for seven pairs and (variant)
     for one colour; the doubles multiply, or only the largest applies."""
     winner = result.winner
-    lines = [_line(ScoreRule.WIN, winner, 0, f"seat {winner} won: {BASE_VALUE} points")]
+    lines = [_line(ScoreRule.WIN, winner, 0, f"seat {winner} won{_judged(result)}: "
+                                              f"{BASE_VALUE} points")]
     doubles = []
     if result.okey_discard:
         doubles.append((ScoreRule.OKEY_DISCARD, "finished by discarding an okey"))
@@ -78,10 +81,48 @@ def round_value(rules: Ruleset, result: RoundResult) -> tuple[int, list[ScoreLin
     return value, lines
 
 
+def _judged(result: RoundResult) -> str:
+    """The WIN line's note when the kind scored is not the one claimed (`judge_hand`)."""
+    if result.claimed_kind is None or result.kind is None:
+        return ""
+    return (f" with {result.kind.value}, as the 14 tiles given win best"
+            f" (claimed: {result.claimed_kind.value})")
+
+
 def _line(
     rule: ScoreRule, seat: int, factor: int, text: str, deltas: Sequence[int] = ()
 ) -> ScoreLine:
     return ScoreLine(rule, seat, factor, tuple(deltas), text)
+
+
+def judge_hand(
+    rules: Ruleset, result: RoundResult, hand: Sequence[Tile], okey: Tile, field: str
+) -> RoundResult:
+    """§9.1: a result that carries the winner's 14 tiles is scored as the tiles win best.
+
+    A finished state scores the best way its hand wins (§4.4, §8.4), so the same
+    tiles given with a result must score the same: a claim the tiles bear out but
+    that is not their best (melds for a hand that is also seven pairs, or kafa
+    under the kafa rule) is raised to the best, and `claimed_kind` keeps the claim
+    for the lines. A claim the tiles do not bear out, and a colour they do not
+    have, are refused; the colour scored is the tiles' own.
+    """
+    try:
+        verdict = check_hand(hand, okey, rules)
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"{field}.hand", exc.description) from exc
+    if not verdict.winning:
+        raise InvalidInputError(f"{field}.hand", "these 14 tiles do not form a winning hand")
+    if result.kind not in verdict.kinds:
+        wins_as = ", ".join(kind.value for kind in verdict.kinds)
+        raise InvalidInputError(
+            f"{field}.win_kind", f"the hand does not win that way (it wins as {wins_as})"
+        )
+    colour = one_colour_of([tile.code for tile in hand], okey.face)
+    if result.one_colour is not None and result.one_colour != colour:
+        raise InvalidInputError(f"{field}.one_colour", "the hand's colours say otherwise")
+    claimed = result.kind if result.kind is not verdict.kind else None
+    return replace(result, kind=verdict.kind, one_colour=colour, claimed_kind=claimed)
 
 
 # --- the table (§9.2) ---------------------------------------------------------------------------
@@ -388,6 +429,30 @@ def seats_in_game(rules: Ruleset, table: Table) -> list[int]:
     """The table's seats still in the game, in seat order: the seats of the next deal."""
     out = eliminated_seats(rules, table)
     return [seat for seat in range(len(table.scores)) if not out[seat]]
+
+
+def state_seats(
+    rules: Ruleset, table: Table, dealt: int, table_field: str, state_field: str
+) -> list[int]:
+    """§9.4: the table seats of a round dealt to `dealt` seats, the deal's seat i being
+    the i-th seat still in the game.
+
+    A table of fewer seats than the deal can hold no such round: the table's size
+    is wrong (`table_field`, the field that set it). A table large enough whose
+    seats still in are not the deal's number is the state's fault (`state_field`):
+    the round was dealt to another table or before a seat left.
+    """
+    if dealt > len(table.scores):
+        raise InvalidInputError(
+            table_field,
+            f"the round was dealt to {dealt} seats: a table of {len(table.scores)} cannot hold it",
+        )
+    seats = seats_in_game(rules, table)
+    if len(seats) != dealt:
+        raise InvalidInputError(
+            state_field, f"the round was dealt to {dealt} seats but {len(seats)} are in the game"
+        )
+    return seats
 
 
 def next_dealer(rules: Ruleset, dealer: int, before: Table, after: Table) -> int:

@@ -20,6 +20,9 @@ class RoundResult:
     okey_discard: bool = False
     one_colour: Color | None = None  # the colour of a one-colour winning hand
     gosterme: tuple[int, ...] = ()  # claimants, in the order shown
+    # The kind a result claimed when the winner's tiles, judged, win better
+    # (docs/rules.md §9.1): `kind` is then the tiles' best, and the lines say so.
+    claimed_kind: WinKind | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,8 @@ from okey.v1 import ruleset_pb2, scoring_pb2
 from okey_rules.errors import InvalidInputError
 from okey_rules.game101_types import State101
 from okey_rules.game_types import GameState
-from okey_rules.hand import check_hand
 from okey_rules.ruleset import Ruleset
-from okey_rules.scoring import one_colour_of, result_of_outcome, seats_in_game
+from okey_rules.scoring import judge_hand, result_of_outcome, state_seats
 from okey_rules.scoring_types import RoundResult, RoundScore, ScoreRule, Table
 from okey_rules.tiles import okey_for
 
@@ -74,15 +73,12 @@ def finished_state(message: object, key: bytes, field: str) -> GameState | State
     return state
 
 
-def result_from_state(state: GameState, rules: Ruleset, table: Table, field: str) -> RoundResult:
+def result_from_state(
+    state: GameState, rules: Ruleset, table: Table, field: str, table_field: str
+) -> RoundResult:
     """A finished state's outcome in table seats: the state's seats are the seats still
-    in the game, in order."""
-    seats = seats_in_game(rules, table)
-    if len(seats) != state.player_count:
-        raise InvalidInputError(
-            field,
-            f"the round was dealt to {state.player_count} seats but {len(seats)} are in the game",
-        )
+    in the game, in order. `table_field` is the request field that set the table's size."""
+    seats = state_seats(rules, table, state.player_count, table_field, field)
     assert state.outcome is not None
     return result_of_outcome(state.outcome, state, seats)
 
@@ -90,7 +86,8 @@ def result_from_state(state: GameState, rules: Ruleset, table: Table, field: str
 def result_from_proto(
     message: scoring_pb2.RoundResult, rules: Ruleset, field: str
 ) -> RoundResult:
-    """A result given directly; its tiles, when given, must agree with what it claims."""
+    """A result given directly; its tiles, when given, must agree with what it claims, and
+    its hand is scored as it wins best (okey_rules.scoring.judge_hand)."""
     kind = WIN_KIND_TO_DOMAIN.get(message.win_kind)
     if message.win_kind and kind is None:
         raise InvalidInputError(f"{field}.win_kind", f"unknown win kind value {message.win_kind}")
@@ -101,9 +98,7 @@ def result_from_proto(
             raise InvalidInputError(
                 f"{field}.one_colour", f"unknown colour value {message.one_colour}"
             )
-    if message.hand or message.HasField("discard"):
-        colour = _check_tiles(message, rules, kind, colour, field)
-    return RoundResult(
+    result = RoundResult(
         drawn=message.drawn,
         winner=message.winner_seat,
         kind=kind,
@@ -111,16 +106,16 @@ def result_from_proto(
         one_colour=colour,
         gosterme=tuple(message.gosterme_seats),
     )
+    if message.hand or message.HasField("discard"):
+        result = _check_tiles(message, rules, result, field)
+    return result
 
 
 def _check_tiles(
-    message: scoring_pb2.RoundResult,
-    rules: Ruleset,
-    kind: object,
-    colour: object,
-    field: str,
-) -> object:
-    """The one-colour finding of the given tiles; INVALID_ARGUMENT where they contradict."""
+    message: scoring_pb2.RoundResult, rules: Ruleset, result: RoundResult, field: str
+) -> RoundResult:
+    """`result` as its tiles say: the discard checked, the hand judged; INVALID_ARGUMENT
+    where they contradict it."""
     if message.drawn:
         raise InvalidInputError(f"{field}.hand", "a drawn round has no winning hand")
     if not message.HasField("indicator"):
@@ -139,23 +134,9 @@ def _check_tiles(
                 f"{field}.okey_discard", f"okey_discard says {said}, the discard says otherwise"
             )
     if not message.hand:
-        return colour
+        return result
     hand = tiles_from_proto(message.hand, f"{field}.hand")
-    try:
-        verdict = check_hand(hand, okey, rules)
-    except InvalidInputError as exc:
-        raise InvalidInputError(f"{field}.hand", exc.description) from exc
-    if not verdict.winning:
-        raise InvalidInputError(f"{field}.hand", "these 14 tiles do not form a winning hand")
-    if kind not in verdict.kinds:
-        wins_as = ", ".join(k.value for k in verdict.kinds)
-        raise InvalidInputError(
-            f"{field}.win_kind", f"the hand does not win that way (it wins as {wins_as})"
-        )
-    found = one_colour_of([tile.code for tile in hand], okey.face)
-    if colour is not None and colour != found:
-        raise InvalidInputError(f"{field}.one_colour", "the hand's colours say otherwise")
-    return found
+    return judge_hand(rules, result, hand, okey, field)
 
 
 def round_to_proto(

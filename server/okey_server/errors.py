@@ -57,7 +57,10 @@ DEFAULT_REASON = errors_pb2.ErrorReason.Name(errors_pb2.ERROR_REASON_INVALID_INP
 NESTED_DEAL = "deal."
 _ROOT = re.compile(r"[^.\[]*")
 
-# How much client text an error may quote, after escaping: see `bounded_description`.
+# How much client text an error may quote: see `bounded_description`. Each character
+# counts as long as its ASCII escape (ö 4, 😀 10; `_width`), so that the trailers stay
+# as small as when everything was sent escaped: a letter sent as itself costs them less
+# (percent-encoded in grpc-message, base64 in the details) than its escape would.
 EXCERPT_CHARS = 40
 DESCRIPTION_CHARS = 120
 FIELD_CHARS = 48
@@ -80,17 +83,24 @@ def reason_for(field: str) -> str:
 
 
 def _escaped(char: str) -> str:
-    """`char` as printable ASCII: itself, or its Python escape (``\\n``, ``\\U0001f600``)."""
-    return char if " " <= char <= "~" or char == ELLIPSIS else ascii(char)[1:-1]
+    """`char` itself when printable (letters of any script: "gösterme" keeps its "ö"),
+    else its Python escape (a line break ``\\n``, a control or bidi-override character)."""
+    return char if char.isprintable() else ascii(char)[1:-1]
+
+
+def _width(piece: str) -> int:
+    """`piece`'s length were it escaped to ASCII (what a bound counts; see EXCERPT_CHARS)."""
+    return sum(1 if char.isascii() else len(ascii(char)) - 2 for char in piece)
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
-    """`text` escaped to printable ASCII, cut to `limit` characters; a cut ends in an ellipsis."""
+    """`text` with what is not printable escaped, cut to a `_width` of `limit`; a cut ends
+    in an ellipsis."""
     pieces: list[str] = []
     size = 0
     for char in text:
         piece = _escaped(char)
-        size += len(piece)
+        size += _width(piece)
         if size > limit:
             return "".join(pieces) + ELLIPSIS
         pieces.append(piece)
@@ -98,7 +108,8 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
 
 
 def bounded_description(description: str) -> str:
-    """A description fit to send back: quoted client text cut short, all of it escaped, bounded.
+    """A description fit to send back: quoted client text cut short, what is not printable
+    escaped, bounded.
 
     Descriptions quote what the caller sent (``cannot read 'X3' as a tile``);
     a request of kilobytes would otherwise come back in the message and again

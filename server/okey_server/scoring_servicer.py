@@ -10,7 +10,14 @@ from okey_rules.errors import InvalidInputError
 from okey_rules.game101_types import State101
 from okey_rules.game_types import GameState
 from okey_rules.ruleset import Ruleset
-from okey_rules.scoring import check_scorable, next_dealer, score_round, start_table
+from okey_rules.scoring import (
+    check_scorable,
+    check_table,
+    check_table_size,
+    next_dealer,
+    score_round,
+    start_table,
+)
 from okey_rules.scoring101 import PLAYERS as PLAYERS_101
 from okey_rules.scoring101 import score_round_101
 from okey_rules.scoring_types import RoundResult, RoundScore, Table
@@ -27,6 +34,9 @@ from okey_server.convert_scoring import (
 )
 
 DEFAULT_PLAYERS = 4
+# The next round's dealer and number (scoring.proto ScoreRoundResponse.next_dealer_seat,
+# next_round); None when the round's answer names no next deal.
+NextDeal = tuple[int, int] | None
 
 
 class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
@@ -44,17 +54,16 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
         if isinstance(state, State101):
             return _round_101(state, table, rules)
         check_scorable(rules, "round.state.ruleset.game" if state else "ruleset.game")
-        players = _players(request.player_count, table, state)
+        players, size_field = _players(request.player_count, table, state)
+        check_table_size(rules, players, size_field)
+        if table is not None:
+            # The scores are judged before the state is read against them, so that a
+            # wrong table is blamed on the table (score_round judges them again).
+            check_table(rules, players, table)
         before = table if table is not None else start_table(rules, players)
-        result = self._result(request.round, rules, before, state, "round")
+        result = self._result(request.round, rules, before, state, "round", size_field=size_field)
         scored = score_round(rules, players, table, result)
-        answer = round_to_proto(scored, ruleset_to_proto(rules))
-        if state is not None:
-            before = table if table is not None else start_table(rules, players)
-            if not scored.game_over:
-                answer.next_dealer_seat = next_dealer(rules, state.dealer, before, scored.table)
-                answer.next_round = state.round + 1
-        return answer
+        return _answer(scored, ruleset_to_proto(rules), _next_deal(rules, state, before, scored))
 
     async def ScoreGame(  # noqa: N802 (the RPC's name)
         self, request: scoring_pb2.ScoreGameRequest, _context: grpc.aio.ServicerContext
@@ -70,26 +79,32 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
                     f"rounds[{index}].state.ruleset",
                     "every round of a game is played under the same rules",
                 )
-        score: Callable[[int, Table | None], RoundScore]
+        score: Callable[[int, Table | None], tuple[RoundScore, NextDeal]]
         if isinstance(first, State101):
 
-            def score(index: int, table: Table | None) -> RoundScore:
+            def score(index: int, table: Table | None) -> tuple[RoundScore, NextDeal]:
                 state = states[index]
                 if not isinstance(state, State101):
                     raise InvalidInputError(
                         f"rounds[{index}].result",
                         "an Okey 101 game is scored from its rounds' finished states",
                     )
-                return score_round_101(state, table, f"rounds[{index}].state")
+                scored = score_round_101(state, table, f"rounds[{index}].state")
+                return scored, _next_deal_101(state, scored)
         else:
             check_scorable(rules)
-            players = request.player_count or (first.player_count if first else DEFAULT_PLAYERS)
+            players, size_field = _game_players(request.player_count, states)
+            check_table_size(rules, players, size_field)
 
-            def score(index: int, table: Table | None) -> RoundScore:
+            def score(index: int, table: Table | None) -> tuple[RoundScore, NextDeal]:
                 field = f"rounds[{index}]"
+                state = states[index]
                 before = table if table is not None else start_table(rules, players)
-                result = self._result(request.rounds[index], rules, before, states[index], field)
-                return score_round(rules, players, table, result, field=f"{field}.result")
+                result = self._result(
+                    request.rounds[index], rules, before, state, field, size_field=size_field
+                )
+                scored = score_round(rules, players, table, result, field=f"{field}.result")
+                return scored, _next_deal(rules, state, before, scored)
 
         return _scored_game(len(request.rounds), score, ruleset_to_proto(rules))
 
@@ -110,25 +125,70 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
         table: Table,
         state: GameState | State101 | None,
         field: str,
+        *,
+        size_field: str,
     ) -> RoundResult:
         if isinstance(state, State101):
             raise InvalidInputError(
                 f"{field}.state", "a game's rounds are all classic or all Okey 101"
             )
         if state is not None:
-            return result_from_state(state, rules, table, f"{field}.state")
+            return result_from_state(state, rules, table, f"{field}.state", size_field)
         return result_from_proto(entry.result, rules, f"{field}.result")
 
 
-def _players(requested: int, table: Table | None, state: GameState | None) -> int:
-    """Seats at the table: as asked, else as many as scores, else the state's, else 4."""
+def _players(requested: int, table: Table | None, state: GameState | None) -> tuple[int, str]:
+    """Seats at the table: as asked, else as many as scores, else the state's, else 4;
+    with the request field that said so, the one a wrong size is blamed on."""
     if requested:
-        return requested
+        return requested, "player_count"
     if table is not None:
-        return len(table.scores)
+        return len(table.scores), "table.scores"
     if state is not None:
-        return state.player_count
-    return DEFAULT_PLAYERS
+        return state.player_count, "round.state"
+    return DEFAULT_PLAYERS, "player_count"
+
+
+def _game_players(
+    requested: int, states: list[GameState | State101 | None]
+) -> tuple[int, str]:
+    """A game's seats: as asked, else the first state's, else 4; with the field that said so."""
+    if requested:
+        return requested, "player_count"
+    for index, state in enumerate(states):
+        if state is not None:
+            return state.player_count, f"rounds[{index}].state"
+    return DEFAULT_PLAYERS, "player_count"
+
+
+def _next_deal(
+    rules: Ruleset, state: GameState | State101 | None, before: Table, scored: RoundScore
+) -> NextDeal:
+    """§9.4: after a classic round given as a state, the next dealer and round number."""
+    if not isinstance(state, GameState) or scored.game_over:
+        return None
+    return next_dealer(rules, state.dealer, before, scored.table), state.round + 1
+
+
+def _next_deal_101(state: State101, scored: RoundScore) -> NextDeal:
+    """§10.7: the seat after the dealer deals the next round; a void round is dealt again
+    by the same dealer, as the same round."""
+    if scored.game_over:
+        return None
+    void = state.outcome is not None and state.outcome.kind == "void"
+    if void:
+        return state.dealer, state.round
+    return (state.dealer + 1) % PLAYERS_101, state.round + 1
+
+
+def _answer(
+    scored: RoundScore, rules: ruleset_pb2.Ruleset, next_deal: NextDeal
+) -> scoring_pb2.ScoreRoundResponse:
+    """A round's answer, naming the next deal when there is one."""
+    answer = round_to_proto(scored, rules)
+    if next_deal is not None:
+        answer.next_dealer_seat, answer.next_round = next_deal
+    return answer
 
 
 def _round_101(
@@ -136,19 +196,16 @@ def _round_101(
 ) -> scoring_pb2.ScoreRoundResponse:
     """§10.7: an Okey 101 round from its finished state, and the next deal."""
     scored = score_round_101(state, table)
-    answer = round_to_proto(scored, ruleset_to_proto(rules))
-    if not scored.game_over:
-        void = state.outcome is not None and state.outcome.kind == "void"
-        # A void round is dealt again by the same dealer, as the same round.
-        answer.next_dealer_seat = state.dealer if void else (state.dealer + 1) % PLAYERS_101
-        answer.next_round = state.round if void else state.round + 1
-    return answer
+    return _answer(scored, ruleset_to_proto(rules), _next_deal_101(state, scored))
 
 
 def _scored_game(
-    rounds: int, score: Callable[[int, Table | None], RoundScore], rules: ruleset_pb2.Ruleset
+    rounds: int,
+    score: Callable[[int, Table | None], tuple[RoundScore, NextDeal]],
+    rules: ruleset_pb2.Ruleset,
 ) -> scoring_pb2.ScoreGameResponse:
-    """Every round scored in order on the table the one before left; none after the end."""
+    """Every round scored in order on the table the one before left; none after the end.
+    A round given as a state names the next deal, as ScoreRound does."""
     answer = scoring_pb2.ScoreGameResponse()
     table: Table | None = None
     scored: RoundScore | None = None
@@ -157,8 +214,8 @@ def _scored_game(
             raise InvalidInputError(
                 f"rounds[{index}]", f"the game ended after round {index}: no more rounds"
             )
-        scored = score(index, table)
-        answer.rounds.append(round_to_proto(scored, rules))
+        scored, next_deal = score(index, table)
+        answer.rounds.append(_answer(scored, rules, next_deal))
         table = scored.table
     assert scored is not None
     answer.table.CopyFrom(answer.rounds[-1].table)

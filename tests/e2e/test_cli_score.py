@@ -204,6 +204,20 @@ def test_invalid_input_is_one_line_naming_the_field_exit_2(server, args, field):
     assert result.stderr.count("\n") == 1
 
 
+def test_an_error_keeps_its_letters(server):
+    """Issue 21 point 8: the server's message is printed as written, "gösterme" and not
+    "g\\xf6sterme"; five scores with no --players name the scores (point 9)."""
+    result = score(server, "round", "--winner", "0", "--kind", "melds", "--gosterme", "1,1")
+    assert result.returncode == 2, result.stdout
+    assert result.stderr == (
+        "okey: invalid input: round.result.gosterme_seats[1]: "
+        "seat 1 shows gösterme once a round\n"
+    )
+    five = score(server, "round", "--drawn", "--scores", "20,20,20,20,20")
+    assert five.returncode == 2, five.stdout
+    assert five.stderr.startswith("okey: invalid input: table.scores: "), five.stderr
+
+
 def test_a_bad_round_in_a_game_file_names_its_index(server, tmp_path):
     game = {"rounds": [{"result": {"drawn": True}},
                        {"result": {"winnerSeat": 9, "winKind": "WIN_KIND_MELDS"}}]}

@@ -1,4 +1,5 @@
-"""Error statuses quote client input only as a short, escaped excerpt: trailers stay under 1 KB.
+"""Error statuses quote client input only as a short excerpt, what is not printable escaped:
+trailers stay under 1 KB.
 
 A request may carry kilobytes of text in a string field. Echoed whole in the
 status message and again in the BadRequest details, it made the trailers
@@ -86,8 +87,8 @@ def test_a_4kb_field_is_invalid_argument_naming_it_with_trailers_under_1kb(
     assert violation.code is grpc.StatusCode.INVALID_ARGUMENT, where
     assert violation.fields == (field,)
     assert trailer_bytes(error) < TRAILER_LIMIT
-    # What is quoted back is escaped ASCII (the ellipsis marking a cut aside).
-    assert all(ch.isascii() or ch == "\u2026" for ch in violation.descriptions[0])
+    # What is quoted back is printable text: line breaks and the like come escaped.
+    assert violation.descriptions[0].isprintable()
 
 
 def test_a_4kb_request_id_is_replaced_and_the_error_stays_under_1kb(channel: grpc.Channel) -> None:
@@ -136,8 +137,13 @@ def test_a_plain_bad_tile_is_still_named_and_quoted_in_full(channel: grpc.Channe
         pytest.param("cannot read 'X3' as a tile", "cannot read 'X3' as a tile", id="short-kept"),
         pytest.param(f"unknown preset {'p' * 50!r} (known: 101)",
                      f"unknown preset '{'p' * 40}\u2026' (known: 101)", id="quote-cut-at-40"),
-        pytest.param(f"cannot read {'a' + chr(10) + chr(0x1F600)!r}",
-                     "cannot read 'a\\n\\U0001f600'", id="escaped-not-raw"),
+        pytest.param(f"cannot read {'a' + chr(10) + chr(0x202E) + chr(0x1F600)!r}",
+                     "cannot read 'a\\n\\u202e\U0001f600'", id="unprintable-escaped"),
+        # ö counts as long as its escape (4): the trailers stay as small as they were.
+        pytest.param(f"unknown preset {'ö' * 30!r}", f"unknown preset '{'ö' * 10}\u2026'",
+                     id="letters-kept-cut-at-40"),
+        pytest.param("seat 1 shows gösterme once a round", "seat 1 shows gösterme once a round",
+                     id="engine-text-keeps-its-letters"),
         pytest.param("the okey's tile", "the okey's tile", id="apostrophe-is-prose"),
     ],
 )
@@ -147,3 +153,5 @@ def test_descriptions_quote_client_text_short_and_escaped(description: str, sent
 
 def test_a_description_is_cut_at_120_characters() -> None:
     assert len(bounded_description("word " * 100)) == DESCRIPTION_CHARS + 1  # and the ellipsis
+    # Each ö counts as long as its escape (4): 12 a word, 10 words in 120.
+    assert bounded_description("gösterme " * 30) == "gösterme " * 10 + "\u2026"
