@@ -23,6 +23,22 @@ DEFAULT_MAX_CONCURRENT_RPCS = 256
 # of many rounds given as states, a long Replay log) are tens of kilobytes;
 # gRPC's own default of 4 MiB lets a burst of junk hold gigabytes.
 DEFAULT_MAX_RECEIVE_BYTES = 256 * 1024
+# Concurrent calls one client connection may have open (HTTP/2
+# SETTINGS_MAX_CONCURRENT_STREAMS): an eighth of the process's RPC slots, so no
+# one connection can hold them all, and enough for a client to keep a process
+# busy (its calls take well under a millisecond each). A client's further calls
+# wait in its own gRPC library until one of its streams ends.
+DEFAULT_MAX_STREAMS_PER_CONNECTION = 32
+# How long a call may take to deliver its request message. Real requests arrive
+# in one round trip (the largest is tens of kilobytes); a client that sends its
+# headers and then nothing would otherwise hold an RPC slot for as long as its
+# connection lives.
+DEFAULT_RECEIVE_TIMEOUT_S = 10.0
+# Every connection is closed (GOAWAY, its calls in flight get a grace period)
+# this long after it opened, give or take gRPC's 10% jitter: a restarted
+# process, a new instance or a scaled-up pod gets its share of the clients back
+# within a minute, and no stream (a health Watch) outlives it.
+DEFAULT_MAX_CONNECTION_AGE_S = 30.0
 SIGNING_KEY_BYTES = 32
 # A configured key shorter than this (after hex decoding) is refused: a short
 # secret can be guessed, and every state MAC and seed commitment rests on it.
@@ -55,6 +71,12 @@ class Config:
     metrics_port: int | None = None
     max_concurrent_rpcs: int = DEFAULT_MAX_CONCURRENT_RPCS
     max_receive_bytes: int = DEFAULT_MAX_RECEIVE_BYTES
+    # grpc.health.v1 alone, plaintext, on this port of the same host (None =
+    # off): a lane for probes that RPCs cannot crowd out.
+    health_port: int | None = None
+    max_streams_per_connection: int = DEFAULT_MAX_STREAMS_PER_CONNECTION
+    receive_timeout_s: float = DEFAULT_RECEIVE_TIMEOUT_S
+    max_connection_age_s: float = DEFAULT_MAX_CONNECTION_AGE_S
 
     @property
     def tls(self) -> bool:
@@ -134,6 +156,26 @@ def _parser() -> argparse.ArgumentParser:
         help="largest request accepted, in bytes "
         f"(OKEY_MAX_RECEIVE_BYTES, default {DEFAULT_MAX_RECEIVE_BYTES})",
     )
+    parser.add_argument(
+        "--health-port",
+        help="also serve grpc.health.v1 alone, plaintext, on this port of --host: the lane "
+        "for probes (OKEY_HEALTH_PORT; default off)",
+    )
+    parser.add_argument(
+        "--max-streams-per-connection",
+        help="calls one client connection may have open at once "
+        f"(OKEY_MAX_STREAMS_PER_CONNECTION, default {DEFAULT_MAX_STREAMS_PER_CONNECTION})",
+    )
+    parser.add_argument(
+        "--receive-timeout",
+        help="seconds a call may take to send its request "
+        f"(OKEY_RECEIVE_TIMEOUT, default {DEFAULT_RECEIVE_TIMEOUT_S:g})",
+    )
+    parser.add_argument(
+        "--max-connection-age",
+        help="seconds after which a client connection is closed with GOAWAY and reopened "
+        f"(OKEY_MAX_CONNECTION_AGE, default {DEFAULT_MAX_CONNECTION_AGE_S:g})",
+    )
     return parser
 
 
@@ -155,6 +197,21 @@ def _int(parser: argparse.ArgumentParser, value: tuple[str | None, str], default
         parser.error(f"{source}: {text!r} is not a whole number")
     if not low <= number <= high:
         parser.error(f"{source}: {number} is outside {low}-{high}")
+    return number
+
+
+def _float(parser: argparse.ArgumentParser, value: tuple[str | None, str], default: float,
+           bounds: tuple[float, float], unit: str) -> float:
+    low, high = bounds
+    text, source = value
+    if text is None or text == "":
+        return default
+    try:
+        number = float(text)
+    except ValueError:
+        parser.error(f"{source}: {text!r} is not a number of {unit}")
+    if not low <= number <= high:  # also refuses nan
+        parser.error(f"{source}: {number:g} is outside {low:g}-{high:g} {unit}")
     return number
 
 
@@ -191,6 +248,11 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
     metrics_port = None if not metrics_text[0] else _int(parser, metrics_text, 0, 1, 65535)
     if metrics_port is not None and metrics_port == port:
         parser.error(f"{metrics_text[1]}: {metrics_port} is the gRPC port")
+    health_text = _pick(args.health_port, env, "OKEY_HEALTH_PORT")
+    health_port = None if not health_text[0] else _int(parser, health_text, 0, 0, 65535)
+    if health_port is not None and health_port != 0 and health_port in (port, metrics_port):
+        what = "gRPC" if health_port == port else "metrics"
+        parser.error(f"{health_text[1]}: {health_port} is the {what} port")
     extra = {
         "tls_cert": cert,
         "tls_key": key_pem,
@@ -204,6 +266,20 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
         "max_receive_bytes": _int(
             parser, _pick(args.max_receive_bytes, env, "OKEY_MAX_RECEIVE_BYTES"),
             DEFAULT_MAX_RECEIVE_BYTES, 1024, 64 * 1024 * 1024,
+        ),
+        "health_port": health_port,
+        "max_streams_per_connection": _int(
+            parser,
+            _pick(args.max_streams_per_connection, env, "OKEY_MAX_STREAMS_PER_CONNECTION"),
+            DEFAULT_MAX_STREAMS_PER_CONNECTION, 1, 100_000,
+        ),
+        "receive_timeout_s": _float(
+            parser, _pick(args.receive_timeout, env, "OKEY_RECEIVE_TIMEOUT"),
+            DEFAULT_RECEIVE_TIMEOUT_S, (0.1, 3600), "seconds",
+        ),
+        "max_connection_age_s": _float(
+            parser, _pick(args.max_connection_age, env, "OKEY_MAX_CONNECTION_AGE"),
+            DEFAULT_MAX_CONNECTION_AGE_S, (1, 86_400), "seconds",
         ),
     }
 

@@ -19,7 +19,7 @@ from okey_rules import __version__
 from okey_server.config import Config, load_config
 from okey_server.logging_setup import configure_logging, lifecycle_logger
 from okey_server.rpc_wrapper import Activity
-from okey_server.server import ServerStartError, create_server, drain
+from okey_server.server import ServerStartError, create_health_server, create_server, drain
 
 if TYPE_CHECKING:
     from okey_server.metrics import RpcMetrics
@@ -50,7 +50,13 @@ class Worker:
 async def serve(
     config: Config, metrics: RpcMetrics | None = None, worker: Worker | None = None
 ) -> int:
-    """Serves until the first SIGTERM/SIGINT, then drains; a second signal stops at once."""
+    """Serves until the first SIGTERM/SIGINT, then drains; a second signal stops at once.
+
+    With --health-port the health lane is served beside the RPC port. Should
+    gRPC stop the RPC server on its own (it does when its serving task
+    fails), health turns NOT_SERVING, the process drains what is left and
+    exits 1: it can no longer serve, and a supervisor should restart it.
+    """
     log = structlog.get_logger("okey_server")
     lifecycle = lifecycle_logger()
     prefix = "" if worker is None else "worker "
@@ -64,6 +70,16 @@ async def serve(
     except ServerStartError as exc:
         log.error("cannot start", error=str(exc))
         return 1
+    health_server, health_port = None, None
+    if config.health_port is not None:
+        try:
+            health_server, health_port = await create_health_server(
+                config, health_servicer, reuse_port=worker is not None, metrics=metrics
+            )
+        except ServerStartError as exc:
+            log.error("cannot start", error=f"health port: {exc}")
+            await server.stop(None)
+            return 1
 
     loop = asyncio.get_running_loop()
     signalled = asyncio.Event()
@@ -84,17 +100,32 @@ async def serve(
         loop.add_signal_handler(signum, on_signal, signum)
 
     await server.start()
+    if health_server is not None:
+        await health_server.start()
     watcher = None
     if worker is None:
         # The one startup line; with --port 0 it is how callers learn the port.
         shown: dict[str, Any] = {"pid": os.getpid(), "transport": config.transport}
+        if health_server is not None:
+            shown["health_port"] = health_port
         if config.metrics_port is not None:
             shown["metrics_port"] = config.metrics_port
         lifecycle.info("serving", host=config.host, port=port, version=__version__, **shown)
     else:
         worker.on_ready(port)
         watcher = asyncio.ensure_future(_watch_parent(worker.parent_pid, on_signal))
-    await signalled.wait()
+    # Never cancelled: gRPC's wait_for_termination awaits the server's own
+    # shutdown future, and cancelling it would cancel the shutdown itself.
+    stopped = asyncio.ensure_future(server.wait_for_termination())
+    signal_came = asyncio.ensure_future(signalled.wait())
+    await asyncio.wait((stopped, signal_came), return_when=asyncio.FIRST_COMPLETED)
+    status = 0
+    if not signalled.is_set():
+        log.error("grpc server stopped unexpectedly",
+                  detail="health is NOT_SERVING; the process exits so that it is restarted")
+        status = 1
+        on_signal(None, "grpc server stopped")
+    signal_came.cancel()
     if watcher is not None:
         watcher.cancel()
     drained = asyncio.ensure_future(drain(server, health_servicer, activity, config.grace_s))
@@ -107,13 +138,16 @@ async def serve(
         # A second signal: stop now, cancelling whatever is still running.
         drained.cancel()
         await server.stop(0)
+    if health_server is not None:
+        # Last: it answered NOT_SERVING all through the drain.
+        await health_server.stop(0)
     # grpc has cancelled what was left; let those RPCs' tasks end (and log)
     # before asyncio.run cancels them anew.
     rest = asyncio.all_tasks() - {asyncio.current_task()}
     if rest:
         await asyncio.wait(rest, timeout=_TASKS_END_S)
     lifecycle.info(prefix + "stopped")
-    return 0
+    return status
 
 
 async def _watch_parent(

@@ -236,6 +236,8 @@ class Supervisor:
             time.sleep(_POLL_S)
         shown: dict[str, Any] = {"processes": len(self.children),
                                  "workers": [child.pid for child in self.children]}
+        if self.config.health_port is not None:
+            shown["health_port"] = self.config.health_port
         if self.config.metrics_port is not None:
             shown["metrics_port"] = self.config.metrics_port
         # The one startup line, as a lone server prints it (its pid is this process's).
@@ -350,7 +352,19 @@ def supervise(config: Config) -> int:
         log.error("cannot start", error=f"cannot listen on {config.address}: {exc}")
         return 1
     config = dataclasses.replace(config, port=port)
-    with reserved, _metrics_directory(config) as metrics_dir:
+    # The health lane's port is held the same way (and picked here if 0), so
+    # that every child serves the same one.
+    health_reserved: socket.socket | None = None
+    if config.health_port is not None:
+        try:
+            health_reserved, health_port = reserve_port(config.host, config.health_port)
+        except OSError as exc:
+            reserved.close()
+            log.error("cannot start", error=f"health port {config.health_port}: {exc}")
+            return 1
+        config = dataclasses.replace(config, health_port=health_port)
+    with reserved, health_reserved or contextlib.nullcontext(), \
+            _metrics_directory(config) as metrics_dir:
         httpd = None
         if metrics_dir is not None and config.metrics_port is not None:
             from okey_server.metrics import multiprocess_registry, serve_metrics

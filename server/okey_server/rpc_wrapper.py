@@ -1,10 +1,20 @@
-"""The per-RPC wrapper of the grpc.aio server: request id, one JSON log line, errors to statuses.
+"""The per-RPC wrapper of the grpc.aio server: request id, one JSON log line, errors to statuses,
+the request's time limit, refusals at the end of a drain.
 
 `RpcWrapperInterceptor` swaps each method's handler for a wrapped one, built
 once per method. The wrapping is around the handler's own coroutine, so the
 request id bound for logging lives in the RPC's task and reaches everything
 the handler logs. Every servicer is native asyncio (`async def`); a sync
 behaviour is refused when the wrapper is built rather than run blocking.
+
+A method whose request is one message is served as a request stream whose
+first message the wrapper reads itself, within the receive time limit: gRPC
+reads a unary request before any code of ours runs, with no limit of its own,
+so a client that sent headers and nothing more held an RPC slot for as long as
+its connection lived. At the end of a drain (`Activity.refusing`) a new call is
+answered UNAVAILABLE before its request is read, so that gRPC core's queue
+empties before the server stops (gRPC's stop cancels what is still queued,
+which clients see as CANCELLED); health checks are still answered.
 
 With metrics on (`okey_server.metrics`), each call is also counted by its
 status code and timed; the choice is made when a method's wrapper is built,
@@ -37,6 +47,13 @@ _CLIENT_ID = re.compile(r"[A-Za-z0-9._:/+=-]{1,128}")
 _SERVER_FAULTS = frozenset(
     {grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN, grpc.StatusCode.DATA_LOSS}
 )
+
+# Health answers even while the server refuses calls: it says NOT_SERVING then.
+HEALTH_PREFIX = "/grpc.health.v1.Health/"
+DRAINING = "server shutting down: retry, on another instance"
+# At most one `calls refused` line per this many seconds: a line per refused
+# call would cost more than the refusal itself.
+REFUSAL_LOG_INTERVAL_S = 1.0
 
 _log = structlog.get_logger("okey_server.rpc")
 
@@ -95,18 +112,87 @@ class Activity:
     """How many unary RPCs are being handled, and when that last changed (for the drain).
 
     Long-lived streams (health Watch, reflection) are not counted: a watcher
-    would otherwise keep a draining server from ever looking idle.
+    would otherwise keep a draining server from ever looking idle. `arrived`
+    is when the server last took a call of any kind from gRPC core, and while
+    `refusing` is set new calls are answered UNAVAILABLE (the drain's last step).
     """
 
-    __slots__ = ("changed", "in_flight")
+    __slots__ = ("arrived", "changed", "in_flight", "refusing")
 
     def __init__(self) -> None:
         self.in_flight = 0
         self.changed = time.perf_counter()
+        self.arrived = self.changed
+        self.refusing = False
 
     def idle_for(self, since: float) -> float:
         """Seconds since the last unary RPC ended or `since` (a perf_counter), 0 while one runs."""
         return 0.0 if self.in_flight else time.perf_counter() - max(self.changed, since)
+
+
+class Refusals:
+    """Handlers that answer a status at once, without reading the request: counted per
+    method in the metrics, and summed into one log line a second rather than one per call.
+    """
+
+    __slots__ = ("_handlers", "_last_logged", "_metrics", "unlogged")
+
+    def __init__(self, metrics: RpcMetrics | None) -> None:
+        self._metrics = metrics
+        self._handlers: dict[str, grpc.RpcMethodHandler] = {}
+        self._last_logged = 0.0
+        self.unlogged = 0
+
+    def handler(self, method: str, response_streaming: bool) -> grpc.RpcMethodHandler:
+        """A handler that answers UNAVAILABLE (the server is draining) without reading."""
+        refusal = self._handlers.get(method)
+        if refusal is None:
+            refusal = self._handlers[method] = self._refusal(method, response_streaming)
+        return refusal
+
+    def _refusal(self, method: str, response_streaming: bool) -> grpc.RpcMethodHandler:
+        recorder = None
+        if self._metrics is not None:
+            from okey_server.metrics import rpc_type_of
+
+            recorder = self._metrics.for_method(method, rpc_type_of(True, not response_streaming))
+
+        # Request-streaming in shape, so grpc runs it before reading any request message.
+        async def refuse(_requests: Any, context: grpc.aio.ServicerContext) -> None:
+            self.counted()
+            if recorder is not None:
+                recorder.observe(grpc.StatusCode.UNAVAILABLE, 0.0)
+            await context.abort(grpc.StatusCode.UNAVAILABLE, DRAINING)
+
+        return grpc.stream_unary_rpc_method_handler(refuse)
+
+    def counted(self) -> None:
+        self.unlogged += 1
+        now = time.monotonic()
+        if now - self._last_logged >= REFUSAL_LOG_INTERVAL_S:
+            _log.info("calls refused", refused=self.unlogged, code="UNAVAILABLE",
+                      detail=DRAINING)
+            self._last_logged = now
+            self.unlogged = 0
+
+
+class RequestTimeoutError(Exception):
+    """The request message did not arrive within the receive time limit."""
+
+
+async def first_request(context: grpc.aio.ServicerContext, timeout_s: float) -> Any:
+    """The one request message of a unary-request call, read within `timeout_s`."""
+    try:
+        async with asyncio.timeout(timeout_s):
+            request = await context.read()
+    except TimeoutError:
+        raise RequestTimeoutError(
+            f"the request message did not arrive within {timeout_s:g} s"
+        ) from None
+    if request is grpc.aio.EOF:
+        # gRPC's own unary path never answers such a call: it just waits.
+        raise InvalidInputError("request", "the call ended without a request message")
+    return request
 
 
 class CallLog:
@@ -139,6 +225,14 @@ class CallLog:
         status = errors.status_for(exc, self.metadata)
         self.code = status.code
         await context.abort(status.code, status.details, status.trailing_metadata)
+        raise AssertionError("unreachable: context.abort raises")  # pragma: no cover
+
+    async def end(
+        self, context: grpc.aio.ServicerContext, code: grpc.StatusCode, details: str
+    ) -> NoReturn:
+        """Ends the RPC with `code` (a status of the wrapper's own, not of input); never returns."""
+        self.code = code
+        await context.abort(code, details, self.metadata)
         raise AssertionError("unreachable: context.abort raises")  # pragma: no cover
 
     def aborted(self, context: grpc.aio.ServicerContext) -> None:
@@ -194,14 +288,19 @@ def _call_log(recorder: MethodMetrics | None) -> NewCall:
 
 def _unary_response(
     method: str, behavior: Behavior, streamed: bool, activity: Activity | None,
-    new_call: NewCall = CallLog,
+    new_call: NewCall = CallLog, *, receive_timeout_s: float | None = None,
 ) -> Behavior:
     async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
         call = new_call(method, context)
         if activity is not None:
             activity.in_flight += 1
         try:
-            argument = checked_stream(request) if streamed else checked(request)
+            if streamed:
+                argument = checked_stream(request)
+            elif receive_timeout_s is None:
+                argument = checked(request)
+            else:  # served as a request stream: see the module's doc
+                argument = checked(await first_request(context, receive_timeout_s))
             return await behavior(argument, context)
         except asyncio.CancelledError:
             call.code = grpc.StatusCode.CANCELLED  # the client left, or the server stopped
@@ -209,6 +308,8 @@ def _unary_response(
         except grpc.aio.AbortError:
             call.aborted(context)
             raise
+        except RequestTimeoutError as exc:
+            await call.end(context, grpc.StatusCode.DEADLINE_EXCEEDED, str(exc))
         except Exception as exc:
             await call.fail(context, exc)
         finally:
@@ -221,12 +322,18 @@ def _unary_response(
 
 
 def _stream_response(
-    method: str, behavior: Behavior, streamed: bool, new_call: NewCall = CallLog
+    method: str, behavior: Behavior, streamed: bool, new_call: NewCall = CallLog,
+    *, receive_timeout_s: float | None = None,
 ) -> Behavior:
     async def handle(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
         call = new_call(method, context)
         try:
-            argument = checked_stream(request) if streamed else checked(request)
+            if streamed:
+                argument = checked_stream(request)
+            elif receive_timeout_s is None:
+                argument = checked(request)
+            else:
+                argument = checked(await first_request(context, receive_timeout_s))
             async for response in behavior(argument, context):
                 yield response
         except (asyncio.CancelledError, GeneratorExit):
@@ -237,6 +344,8 @@ def _stream_response(
         except grpc.aio.AbortError:
             call.aborted(context)
             raise
+        except RequestTimeoutError as exc:
+            await call.end(context, grpc.StatusCode.DEADLINE_EXCEEDED, str(exc))
         except Exception as exc:
             await call.fail(context, exc)
         finally:
@@ -260,15 +369,27 @@ def passing_bytes(serializer: Callable[[Any], bytes] | None) -> Callable[[Any], 
     return serialize
 
 
+# A unary-request handler's shape once the wrapper reads the request itself.
+_AS_REQUEST_STREAM = {
+    False: grpc.stream_unary_rpc_method_handler,
+    True: grpc.stream_stream_rpc_method_handler,
+}
+
+
 def wrap_handler(
     method: str,
     handler: grpc.RpcMethodHandler,
     activity: Activity | None = None,
     metrics: RpcMetrics | None = None,
+    receive_timeout_s: float | None = None,
 ) -> grpc.RpcMethodHandler:
     """The same handler behind the per-RPC wrapper, with a deserializer that never raises
     and a serializer that passes bytes through (`passing_bytes`). Unary RPCs
     are counted in `activity`; every call is recorded in `metrics` when given.
+
+    With `receive_timeout_s`, a unary-request method is served as a request
+    stream and its request must arrive within that many seconds, else the call
+    ends DEADLINE_EXCEEDED (see the module's doc).
 
     A response stream is an async generator, or a coroutine that writes with
     ``context.write`` (the asyncio health Watch): the latter is wrapped as a
@@ -282,7 +403,7 @@ def wrap_handler(
         (handler.stream_unary, True, grpc.stream_unary_rpc_method_handler),
         (handler.stream_stream, True, grpc.stream_stream_rpc_method_handler),
     )
-    for behavior, streamed, make in shapes:
+    for behavior, streamed, generated_shape in shapes:
         if behavior is None:
             continue
         recorder = None
@@ -293,12 +414,18 @@ def wrap_handler(
                 method, rpc_type_of(not handler.request_streaming, not handler.response_streaming)
             )
         new_call = _call_log(recorder)
+        make = generated_shape
+        if not streamed and receive_timeout_s is not None:
+            make = _AS_REQUEST_STREAM[bool(handler.response_streaming)]
         if inspect.isasyncgenfunction(behavior):
-            wrapped = _stream_response(method, behavior, streamed, new_call)
+            wrapped = _stream_response(
+                method, behavior, streamed, new_call, receive_timeout_s=receive_timeout_s
+            )
         elif inspect.iscoroutinefunction(behavior):
             unary = handler.unary_unary is not None
             wrapped = _unary_response(
-                method, behavior, streamed, activity if unary else None, new_call
+                method, behavior, streamed, activity if unary else None, new_call,
+                receive_timeout_s=receive_timeout_s,
             )
         else:
             raise TypeError(f"{method}: servicers on this server must be `async def`")
@@ -307,14 +434,24 @@ def wrap_handler(
 
 
 class RpcWrapperInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
-    """Serves each method through its wrapped handler, built on first use."""
+    """Serves each method through its wrapped handler, built on first use.
+
+    While `activity.refusing`, a call to anything but the health service gets
+    a refusal handler instead.
+    """
 
     def __init__(
-        self, activity: Activity | None = None, metrics: RpcMetrics | None = None
+        self,
+        activity: Activity | None = None,
+        metrics: RpcMetrics | None = None,
+        *,
+        receive_timeout_s: float | None = None,
     ) -> None:
         self._wrapped: dict[str, grpc.RpcMethodHandler] = {}
         self.activity = activity or Activity()
         self.metrics = metrics  # None: metrics off
+        self.receive_timeout_s = receive_timeout_s
+        self.refusals = Refusals(metrics)
 
     async def intercept_service(
         self,
@@ -322,12 +459,16 @@ class RpcWrapperInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         handler_call_details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler | None:
         method = handler_call_details.method
+        activity = self.activity
+        activity.arrived = time.perf_counter()
         wrapped = self._wrapped.get(method)
         if wrapped is None:
             handler = await continuation(handler_call_details)
             if handler is None:
                 return None  # unknown method: grpc answers UNIMPLEMENTED
             wrapped = self._wrapped[method] = wrap_handler(
-                method, handler, self.activity, self.metrics
+                method, handler, self.activity, self.metrics, self.receive_timeout_s
             )
+        if activity.refusing and not method.startswith(HEALTH_PREFIX):
+            return self.refusals.handler(method, bool(wrapped.response_streaming))
         return wrapped

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from typing import TYPE_CHECKING
 
@@ -41,6 +42,11 @@ SERVICES = (
 # long: calls a client sent just before the signal may not have reached a
 # handler yet, and grpc's own stop would cancel those.
 QUIET_S = 0.25
+# The drain's last step refuses new calls until none has arrived for this long
+# (gRPC core's queue is then empty: the server takes queued calls one after
+# another), for at most FLUSH_MAX_S.
+FLUSH_QUIET_S = 0.05
+FLUSH_MAX_S = 1.0
 
 # Connection keepalive (docs/operations.md, "Keepalive"). L4 load balancers
 # and NAT drop a connection that is silent for a few minutes (Azure's default
@@ -53,14 +59,26 @@ KEEPALIVE_TIMEOUT_MS = 20_000
 # and a client pinging faster is sent GOAWAY "too_many_pings"): 20 s lets a
 # client keep its own connection alive through a balancer with 30-60 s pings.
 MIN_CLIENT_PING_INTERVAL_MS = 20_000
+# Pings that come too soon before the connection is closed with GOAWAY
+# ENHANCE_YOUR_CALM "too_many_pings": gRPC's own default, stated so that it is
+# visibly part of the server's defences (docs/operations.md, "Misbehaving
+# clients"). Sending data or headers on the connection wipes the count.
+MAX_PING_STRIKES = 2
 # A connection with no call for 5 min is closed (GOAWAY; the client reconnects
 # on its next call): idle phones hold no server resources.
 MAX_CONNECTION_IDLE_MS = 300_000
-# Every connection is closed after 30 min (calls in flight get 30 s): behind
-# an L4 balancer a client's long-lived connection would otherwise stay on one
-# instance, and new instances would get no share of old clients.
-MAX_CONNECTION_AGE_MS = 1_800_000
-MAX_CONNECTION_AGE_GRACE_MS = 30_000
+# Every connection is closed --max-connection-age (30 s) after it opened, then
+# its calls in flight get this long to end: calls take milliseconds, and a
+# stream still open after it (a health Watch, a client that never reads its
+# answer) is cut, so no stream holds an RPC slot longer than age + grace.
+# Behind an L4 balancer, or with --processes (the kernel spreads connections,
+# not calls), reconnecting is also what moves clients to a new or restarted
+# process.
+MAX_CONNECTION_AGE_GRACE_MS = 10_000
+# The health lane (--health-port) serves probes: a few calls at a time, each
+# from its own connection. Bounded, so that a flood of it cannot cost much.
+HEALTH_LANE_MAX_RPCS = 64
+HEALTH_LANE_STREAMS_PER_CONNECTION = 4
 
 
 class ServedHealth:
@@ -105,11 +123,18 @@ def server_options(config: Config, reuse_port: bool = False) -> tuple[tuple[str,
     buffers before it sees they are over the receive limit (measured: 256
     refused 4 MiB requests took it from 49 to 243-278 MB; without, it stayed at
     50 MB). The fixed 64 KiB window holds the largest real request whole.
+
+    `grpc.max_concurrent_streams` is HTTP/2's per-connection cap: a client's
+    gRPC library queues its calls beyond it, and gRPC core refuses a stream
+    past it (REFUSED_STREAM, which clients retry), counting reset streams
+    until their handlers have finished (core's overload protection, on by
+    default), which bounds what rapid resets can start.
     """
     return (
         ("grpc.so_reuseport", int(reuse_port)),
         ("grpc.max_receive_message_length", config.max_receive_bytes),
         ("grpc.http2.bdp_probe", 0),
+        ("grpc.max_concurrent_streams", config.max_streams_per_connection),
         ("grpc.keepalive_time_ms", KEEPALIVE_TIME_MS),
         ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
         # Pings go on while a call is open but quiet (a health Watch), and
@@ -117,8 +142,9 @@ def server_options(config: Config, reuse_port: bool = False) -> tuple[tuple[str,
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.max_pings_without_data", 0),
         ("grpc.http2.min_ping_interval_without_data_ms", MIN_CLIENT_PING_INTERVAL_MS),
+        ("grpc.http2.max_ping_strikes", MAX_PING_STRIKES),
         ("grpc.max_connection_idle_ms", MAX_CONNECTION_IDLE_MS),
-        ("grpc.max_connection_age_ms", MAX_CONNECTION_AGE_MS),
+        ("grpc.max_connection_age_ms", round(config.max_connection_age_s * 1000)),
         ("grpc.max_connection_age_grace_ms", MAX_CONNECTION_AGE_GRACE_MS),
     )
 
@@ -157,7 +183,9 @@ async def create_server(
     and each service. Pass `health_servicer` and `activity` to `drain` it later.
     With `metrics` (okey_server.metrics) every RPC is counted and timed there.
     """
-    interceptor = RpcWrapperInterceptor(activity, metrics)
+    interceptor = RpcWrapperInterceptor(
+        activity, metrics, receive_timeout_s=config.receive_timeout_s
+    )
     server = grpc.aio.server(
         interceptors=(interceptor,),
         options=server_options(config, reuse_port),
@@ -174,8 +202,52 @@ async def create_server(
     for name in ("", *SERVICES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     enable_reflection((*SERVICES, health.SERVICE_NAME), server)
+    port = await _listen(server, address, config)
+    return server, port
+
+
+async def create_health_server(
+    config: Config,
+    health_servicer: HealthServicer,
+    reuse_port: bool = False,
+    *,
+    metrics: RpcMetrics | None = None,
+) -> tuple[grpc.aio.Server, int]:
+    """The health lane: grpc.health.v1 alone, plaintext, on ``config.host:config.health_port``.
+
+    A server of its own, with its own RPC slots and its own queue in gRPC
+    core: RPCs on the main port, however many or stuck, never delay a probe
+    here, and it is never shed. It shares `health_servicer` with the main
+    server, so it answers NOT_SERVING once that one drains. Plaintext whatever
+    the main port speaks: Kubernetes' gRPC probes cannot talk TLS, and health
+    status is no secret.
+    """
+    assert config.health_port is not None
+    lane = dataclasses.replace(
+        config,
+        max_streams_per_connection=HEALTH_LANE_STREAMS_PER_CONNECTION,
+        max_receive_bytes=4096,  # a HealthCheckRequest is a service name
+    )
+    interceptor = RpcWrapperInterceptor(
+        Activity(), metrics, receive_timeout_s=config.receive_timeout_s
+    )
+    server = grpc.aio.server(
+        interceptors=(interceptor,),
+        options=server_options(lane, reuse_port),
+        maximum_concurrent_rpcs=HEALTH_LANE_MAX_RPCS,
+    )
+    health_pb2_grpc.add_HealthServicer_to_server(
+        ServedHealth(health_servicer, ("", *SERVICES)), server
+    )
+    host = config.address.rpartition(":")[0]
+    port = await _listen(server, f"{host}:{config.health_port}", None)
+    return server, port
+
+
+async def _listen(server: grpc.aio.Server, address: str, config: Config | None) -> int:
+    """Binds `address` (TLS if `config` says so; None: plaintext); the port, or ServerStartError."""
     try:
-        credentials = server_credentials(config)
+        credentials = None if config is None else server_credentials(config)
         if credentials is None:
             port = server.add_insecure_port(address)
         else:
@@ -186,7 +258,7 @@ async def create_server(
     if port == 0:
         await server.stop(None)
         raise ServerStartError(f"cannot listen on {address} (in use or not a local address?)")
-    return server, port
+    return int(port)
 
 
 async def drain(
@@ -200,8 +272,13 @@ async def drain(
 
     First the server goes on answering, health NOT_SERVING, until it has been
     idle for `quiet_s` (at most half the grace): calls already sent are then
-    handled, not cancelled by grpc's stop. Then grpc stops it: new calls are
-    refused and those still running get the rest of the grace.
+    handled, not cancelled by grpc's stop. Then, for a moment, it answers new
+    calls UNAVAILABLE without handling them (`Activity.refusing`), until none
+    has come for FLUSH_QUIET_S: under load gRPC core holds calls the server has
+    not taken yet, and grpc's stop cancels those, which clients see as
+    CANCELLED (a code most retry policies treat as final); refused, they are
+    UNAVAILABLE, which clients retry. Then grpc stops it: new calls are
+    refused (GOAWAY) and those still running get the rest of the grace.
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + grace_s
@@ -210,4 +287,9 @@ async def drain(
     settle_until = loop.time() + grace_s / 2
     while activity.idle_for(since) < quiet_s and loop.time() < settle_until:
         await asyncio.sleep(quiet_s / 4)
+    activity.refusing = True
+    flush_until = loop.time() + min(FLUSH_MAX_S, max(deadline - loop.time(), 0.0) / 2)
+    while (time.perf_counter() - activity.arrived < FLUSH_QUIET_S
+           and loop.time() < flush_until):
+        await asyncio.sleep(FLUSH_QUIET_S / 4)
     await server.stop(max(deadline - loop.time(), 0.0))
