@@ -12,6 +12,22 @@ import { toOkeyError } from './errors.js';
 import { fromJson, toJson } from './json.js';
 
 const DEFAULT_DEADLINE_MS = 10_000;
+// Retried by grpc-js itself, with back-off, every call being free of side
+// effects on the server: UNAVAILABLE (the server is draining, restarting or
+// out of reach, or refused a stream) and RESOURCE_EXHAUSTED (the server's
+// limit of open calls was reached; an over-size request is refused with it
+// too, and fails again each try). Everything else is final. The server's
+// docs/operations.md ("What a client should retry") says why.
+export const RETRY_POLICY = Object.freeze({
+  maxAttempts: 4,
+  initialBackoff: '0.1s',
+  maxBackoff: '1s',
+  backoffMultiplier: 2,
+  retryableStatusCodes: ['UNAVAILABLE', 'RESOURCE_EXHAUSTED'],
+});
+// Retries stop while more than half of the recent calls failed: a struggling
+// server is not sent four times the calls.
+const RETRY_THROTTLING = Object.freeze({ maxTokens: 10, tokenRatio: 0.1 });
 // Several addresses (or a dns: name) are balanced call by call over the
 // channel's connections; grpc-js takes the policy from a service config.
 const ROUND_ROBIN = Object.freeze({
@@ -56,7 +72,7 @@ export class OkeyClient {
     this.channel = new grpc.Client(
       target,
       tls?.credentials ?? options.credentials ?? grpc.credentials.createInsecure(),
-      { ...channelOptions, ...tls?.channelOptions, ...options.channelOptions },
+      { ...withRetries(channelOptions, this.services()), ...tls?.channelOptions, ...options.channelOptions },
     );
   }
 
@@ -183,6 +199,27 @@ export function channelTarget(address) {
   }
   if (new Set(families).size > 1) throw new TypeError(`mixes IPv4 and IPv6 addresses: ${parts.join(',')}`);
   return { target: `ipv${families[0]}:${parts.join(',')}`, channelOptions: { ...ROUND_ROBIN } };
+}
+
+/**
+ * Channel options with the retry policy added to the service config (beside a
+ * round-robin policy already there) for `services` and the health Check.
+ * @param {grpc.ChannelOptions} channelOptions
+ * @param {string[]} services full names, e.g. "okey.v1.HandService"
+ * @returns {grpc.ChannelOptions}
+ */
+export function withRetries(channelOptions, services) {
+  const given = channelOptions['grpc.service_config'];
+  const config = typeof given === 'string' ? JSON.parse(given) : {};
+  const name = [...services.map((service) => ({ service })), { service: 'grpc.health.v1.Health', method: 'Check' }];
+  return {
+    ...channelOptions,
+    'grpc.service_config': JSON.stringify({
+      ...config,
+      methodConfig: [{ name, retryPolicy: RETRY_POLICY }],
+      retryThrottling: RETRY_THROTTLING,
+    }),
+  };
 }
 
 /**

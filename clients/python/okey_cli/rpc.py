@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -36,6 +37,33 @@ _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"", "0", "false", "no", "off"})
 # Several addresses are balanced call by call over one channel.
 ROUND_ROBIN_OPTIONS: tuple[tuple[str, Any], ...] = (("grpc.lb_policy_name", "round_robin"),)
+# Retried by gRPC itself, with back-off (every okey call is free of side
+# effects on the server): UNAVAILABLE (the server is draining, restarting or
+# out of reach, or refused a stream) and RESOURCE_EXHAUSTED (its limit of open
+# calls was reached; an over-size request gets it too, and fails again each
+# try). Every other code is final. The server's docs/operations.md ("What a
+# client should retry") says why.
+RETRIED_SERVICES = (
+    "okey.v1.HandService", "okey.v1.DealService", "okey.v1.GameService",
+    "okey.v1.ScoringService",
+)
+RETRY_POLICY: dict[str, Any] = {
+    "maxAttempts": 4,
+    "initialBackoff": "0.1s",
+    "maxBackoff": "1s",
+    "backoffMultiplier": 2,
+    "retryableStatusCodes": ["UNAVAILABLE", "RESOURCE_EXHAUSTED"],
+}
+SERVICE_CONFIG = json.dumps({
+    "methodConfig": [{
+        "name": [{"service": name} for name in RETRIED_SERVICES],
+        "retryPolicy": RETRY_POLICY,
+    }],
+    # Retries stop while more than half of the recent calls failed: a
+    # struggling server is not sent four times the calls.
+    "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1},
+})
+RETRY_OPTIONS: tuple[tuple[str, Any], ...] = (("grpc.service_config", SERVICE_CONFIG),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +278,7 @@ def _default_server_name(address: str) -> str | None:
 def open_channel(address: str) -> grpc.Channel:
     """A channel to `address` (a `server_address`): TLS when its settings say so."""
     target, options = channel_target(address)
+    options = (*options, *RETRY_OPTIONS)
     tls = address.tls if isinstance(address, ServerAddress) else None
     if tls is None:
         return grpc.insecure_channel(target, options=options)
