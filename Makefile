@@ -93,3 +93,14 @@ FUZZ_CONCURRENCY ?= 2
 .PHONY: fuzz
 fuzz: setup
 	$(PY) tests/fuzz/fuzz_harness.py --seconds $(FUZZ_SECONDS) --concurrency $(FUZZ_CONCURRENCY) $(FUZZ_ARGS)
+
+# --- soak (docs/operations.md, "Soak"; not part of `make test` or `make bench`) ---
+# okey-server --processes 2 under mixed load at SOAK_LOAD of its measured capacity for
+# SOAK_SECONDS (default 10 min), a stalled client throughout, one server process killed
+# halfway; exit 1 on any failed call of the well-behaved clients, memory not flat or a
+# server that went down. SOAK_ARGS: more flags (--json FILE, --server-arg=...; see --help).
+SOAK_SECONDS ?= 600
+SOAK_LOAD ?= 0.8
+.PHONY: soak
+soak: setup
+	$(PY) bench/soak.py --seconds $(SOAK_SECONDS) --load $(SOAK_LOAD) $(SOAK_ARGS)

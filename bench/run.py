@@ -6,13 +6,16 @@ game_bench: ApplyMove, LegalMoves and PlayerView RPCs per second on a
 mid-round state against the health Check, and the signed state's size;
 opening_bench: Okey 101 BestOpening per rack in-process (median, p99) and
 its RPC against the health Check; memory_bench: server memory under
-256 concurrent large requests, old limits against the defaults;
+256 concurrent large requests, old limits against the defaults, and the
+worst legal request at the concurrency limit against the Kubernetes
+manifest's memory limit;
 process_bench: health Check and
 CheckHand calls per second against one and two server processes
 (`--processes`), from several client processes. Each
 is a bounded run (counts and time budgets fixed in its module). A benchmark
 module that is missing is skipped with a note; one that fails is reported and
-the others still run; the exit status is 1 if any failed.
+the others still run; the exit status is 1 if any failed. The soak
+(bench/soak.py, `make soak`) is not among them: it runs for 10 minutes.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 For container health checks (the Dockerfile's HEALTHCHECK) and exec probes,
 where the Go `grpc_health_probe` binary is not installed: this needs nothing
-beyond the server's own Python packages. Exit 1 for anything but SERVING
+beyond the server's own Python packages. By default it asks the server's
+health lane (OKEY_HEALTH_PORT) when there is one, else its RPC port. Exit 1 for anything but SERVING
 (NOT_SERVING while draining, unreachable, timed out, unknown service), with one
 line on stderr saying why; 2 for bad flags (argparse).
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import grpc
@@ -23,17 +24,24 @@ from okey_server.config import DEFAULT_PORT
 DEFAULT_TIMEOUT_S = 3.0
 
 
+def default_port(env: Mapping[str, str]) -> str:
+    """The health lane's port when the server has one (--health-port), else its RPC port."""
+    return env.get("OKEY_HEALTH_PORT") or env.get("OKEY_PORT") or str(DEFAULT_PORT)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="okey-server-probe",
         description="Exit 0 when the server's grpc.health.v1 Check answers SERVING, else 1.",
     )
     # The probe runs beside the server (same container or pod): loopback and
-    # the server's own OKEY_PORT are the right default.
+    # the server's own health lane (OKEY_HEALTH_PORT), else its RPC port, are
+    # the right default.
     parser.add_argument(
         "--address",
-        default=f"127.0.0.1:{os.environ.get('OKEY_PORT') or DEFAULT_PORT}",
-        help="host:port of the server (default 127.0.0.1:$OKEY_PORT, else port %(default)s)",
+        default=f"127.0.0.1:{default_port(os.environ)}",
+        help="host:port of the server (default 127.0.0.1:$OKEY_HEALTH_PORT, else "
+        "$OKEY_PORT, else %(default)s)",
     )
     parser.add_argument(
         "--service", default="", help="service name to check (default: the whole server)"

@@ -68,7 +68,7 @@ MAX_PING_STRIKES = 2
 # on its next call): idle phones hold no server resources.
 MAX_CONNECTION_IDLE_MS = 300_000
 # Every connection is closed --max-connection-age (30 s) after it opened, then
-# its calls in flight get this long to end: calls take milliseconds, and a
+# its calls in flight get this long (half the age if that is shorter) to end: calls take milliseconds, and a
 # stream still open after it (a health Watch, a client that never reads its
 # answer) is cut, so no stream holds an RPC slot longer than age + grace.
 # Behind an L4 balancer, or with --processes (the kernel spreads connections,
@@ -145,8 +145,13 @@ def server_options(config: Config, reuse_port: bool = False) -> tuple[tuple[str,
         ("grpc.http2.max_ping_strikes", MAX_PING_STRIKES),
         ("grpc.max_connection_idle_ms", MAX_CONNECTION_IDLE_MS),
         ("grpc.max_connection_age_ms", round(config.max_connection_age_s * 1000)),
-        ("grpc.max_connection_age_grace_ms", MAX_CONNECTION_AGE_GRACE_MS),
+        ("grpc.max_connection_age_grace_ms", connection_age_grace_ms(config)),
     )
+
+
+def connection_age_grace_ms(config: Config) -> int:
+    """MAX_CONNECTION_AGE_GRACE_MS, or half the connection age when that is shorter."""
+    return min(MAX_CONNECTION_AGE_GRACE_MS, round(config.max_connection_age_s * 500))
 
 
 def server_credentials(config: Config) -> grpc.ServerCredentials | None:

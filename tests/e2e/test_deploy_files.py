@@ -97,8 +97,10 @@ def test_dockerfile_health_check_is_the_grpc_probe_on_the_exposed_port() -> None
     command = healthcheck[0].split("CMD", 1)[1]
     assert "okey-server-probe" in command
     assert console_scripts()["okey-server-probe"] == "okey_server.probe:main"
-    # The probe's default address is 127.0.0.1:$OKEY_PORT: the port the server
-    # listens on must be the one exposed, on every interface.
+    # The probe's default address is 127.0.0.1:$OKEY_HEALTH_PORT: the image
+    # turns the health lane on. The RPC port is the one exposed, on every interface.
+    assert env["OKEY_HEALTH_PORT"] not in ("", env["OKEY_PORT"])
+    assert load_config([], env=env).health_port == int(env["OKEY_HEALTH_PORT"])
     assert instructions(runtime, "EXPOSE") == [env["OKEY_PORT"]]
     assert env["OKEY_HOST"] == "0.0.0.0"
     assert instructions(runtime, "ENTRYPOINT") == ['["okey-server"]']
@@ -294,15 +296,17 @@ def container_env(container: dict[str, Any]) -> dict[str, Any]:
     return {entry["name"]: entry.get("value", entry.get("valueFrom")) for entry in container["env"]}
 
 
-def test_deployment_probes_the_serving_port_over_grpc() -> None:
+def test_deployment_probes_the_health_lane_over_grpc() -> None:
     _deployment, _pod, container = pod_container()
-    (port,) = container["ports"]
+    port, health = container["ports"]
     env = container_env(container)
     assert port["containerPort"] == int(env["OKEY_PORT"])
+    assert health["containerPort"] == int(env["OKEY_HEALTH_PORT"]) != port["containerPort"]
     assert env["OKEY_HOST"] == "0.0.0.0"
     for probe in ("readinessProbe", "livenessProbe"):
-        # Native gRPC probes: grpc.health.v1 Check, which turns NOT_SERVING on drain.
-        assert container[probe]["grpc"]["port"] == port["containerPort"], probe
+        # Native gRPC probes: grpc.health.v1 Check on the health lane (its own
+        # RPC slots), which turns NOT_SERVING on drain.
+        assert container[probe]["grpc"]["port"] == health["containerPort"], probe
         assert set(container[probe]) & {"httpGet", "tcpSocket", "exec"} == set(), probe
     # The Dockerfile's port is the same one.
     assert instructions(dockerfile_stages()[-1], "EXPOSE") == [str(port["containerPort"])]
@@ -350,7 +354,7 @@ def test_services_select_the_pods_and_target_the_grpc_port() -> None:
     found = manifests()
     _deployment, pod, container = pod_container()
     labels = found["Deployment/okey-server"]["spec"]["template"]["metadata"]["labels"]
-    (port,) = container["ports"]
+    port = container["ports"][0]
     services = [document for key, document in found.items() if key.startswith("Service/")]
     assert {service["metadata"]["name"] for service in services} == {
         "okey-server", "okey-server-headless"}
