@@ -68,3 +68,9 @@ def test_console_script_is_installed_and_reads_okey_port(grpc_server: str) -> No
         capture_output=True, timeout=DEADLINE_S, check=False,
     )
     assert closed.returncode == 1
+
+
+def test_the_probe_asks_the_health_lane_when_the_server_has_one() -> None:
+    assert probe.default_port({"OKEY_HEALTH_PORT": "50052", "OKEY_PORT": "50051"}) == "50052"
+    assert probe.default_port({"OKEY_PORT": "50051"}) == "50051"
+    assert probe.default_port({"OKEY_HEALTH_PORT": "", "OKEY_PORT": ""}) == "50051"
