@@ -40,7 +40,9 @@ fragmented shows as a higher peak in the next), then twice that many calls
 once (what is past the limit must be refused or queued cheaply). The
 highest peak (VmHWM) over the start, added to the at-rest ceiling
 documented in docs/operations.md (AT_REST_MB: the bounded caches full), is
-compared with the memory limit of deploy/k8s/deployment.yaml.
+compared with the memory limit of deploy/k8s/deployment.yaml; this is run
+with the server's defaults, then with the bounds the manifest sets
+(OKEY_MAX_RECEIVE_BYTES: the figure its limit is set from).
 `python bench/memory_bench.py --worst-case [server flags]` runs this part
 alone (say, with another --max-receive-bytes).
 
@@ -314,6 +316,19 @@ def manifest_memory_mib() -> dict[str, int]:
     return found
 
 
+def manifest_flags() -> tuple[str, ...]:
+    """The server flags the Deployment sets through the variables of the memory bound
+    (OKEY_MAX_RECEIVE_BYTES, OKEY_MAX_CONCURRENT_RPCS), as command-line flags."""
+    text = DEPLOYMENT.read_text()
+    flags: tuple[str, ...] = ()
+    for variable, flag in (("OKEY_MAX_RECEIVE_BYTES", "--max-receive-bytes"),
+                           ("OKEY_MAX_CONCURRENT_RPCS", "--max-concurrent-rpcs")):
+        match = re.search(r"- name: " + variable + r'\n\s+value: "?(\d+)"?', text)
+        if match is not None:
+            flags += (flag, match.group(1))
+    return flags
+
+
 def scenarios() -> list[tuple[str, tuple[str, ...], int]]:
     from okey_server.config import DEFAULT_MAX_RECEIVE_BYTES
 
@@ -337,7 +352,15 @@ def run() -> None:
         codes = ", ".join(f"{code} {n}" for code, n in sorted(figures.codes.items()))
         print(f"{name:<52} {figures.before_mb:7.0f} {figures.peak_mb:7.0f} "
               f"{figures.after_mb:7.0f} {figures.seconds:6.1f}  {codes}", flush=True)
+    # With the server's defaults, then as the Kubernetes manifest runs it (the
+    # figure its memory limit is set from), if it sets other bounds.
+    print("\n--- the worst case with the server's defaults")
     run_worst_case()
+    flags = manifest_flags()
+    if flags:
+        print(f"\n--- the worst case as deploy/k8s/deployment.yaml runs the server: "
+              f"{' '.join(flags)}")
+        run_worst_case(flags)
 
 
 def _codes(codes: Counter[str]) -> str:
