@@ -68,9 +68,10 @@ MAX_PING_STRIKES = 2
 # on its next call): idle phones hold no server resources.
 MAX_CONNECTION_IDLE_MS = 300_000
 # Every connection is closed --max-connection-age (30 s) after it opened, then
-# its calls in flight get this long (half the age if that is shorter) to end: calls take milliseconds, and a
-# stream still open after it (a health Watch, a client that never reads its
-# answer) is cut, so no stream holds an RPC slot longer than age + grace.
+# its calls in flight get this long (half the age if that is shorter) to end:
+# calls take milliseconds, and a stream still open after it (a health Watch, a
+# client that never reads its answer) is cut, so no stream holds an RPC slot
+# longer than age + grace.
 # Behind an L4 balancer, or with --processes (the kernel spreads connections,
 # not calls), reconnecting is also what moves clients to a new or restarted
 # process.
