@@ -142,3 +142,20 @@ def test_server_options_carry_the_limits() -> None:
     assert defaults["grpc.max_concurrent_streams"] == 32
     assert defaults["grpc.max_connection_age_ms"] == 30_000
     assert defaults["grpc.max_connection_age_grace_ms"] == 10_000
+
+
+def test_the_health_lane_is_plaintext_beside_a_mutual_tls_port(lane) -> None:
+    """Kubernetes' gRPC probes cannot talk TLS: the lane answers them whatever the RPC port
+    requires, and answers health only."""
+    import tls_certs
+
+    certs = tls_certs.certificates()
+    address, health_address, *_ = lane(
+        tls_cert=certs.read("server_cert"), tls_key=certs.read("server_key"),
+        tls_client_ca=certs.read("ca"),
+    )
+    assert _check(health_address) == SERVING
+    with grpc.insecure_channel(address, options=CHANNEL_OPTIONS) as channel:
+        with pytest.raises(grpc.RpcError) as refused:
+            health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=2)
+        assert refused.value.code() == grpc.StatusCode.UNAVAILABLE  # no plaintext there
