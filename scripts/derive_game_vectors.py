@@ -18,9 +18,13 @@ answer names the signed state; an illegal ApplyMove pins it as not set.
     python scripts/derive_game_vectors.py --search        # how the special seeds were found
 
 The winning and drawn rounds are move logs played by a small greedy player
-(`greedy_log`) over the engine's legal moves; --search shows which seeds
-were picked and why. tests/unit/test_game_vectors_wellformed.py checks that
-this script writes the committed files byte for byte.
+(`greedy_log`) over the engine's legal moves, by seats that throw back what
+they draw (`throw_back_log`), or by seats that build their hands but hold
+back from finishing (`holding_log`, for the positions where a seat must
+show its win, may play on, or waits on the last discard of an empty wall);
+--search shows which seeds were picked and why.
+tests/unit/test_game_vectors_wellformed.py checks that this script writes
+the committed files byte for byte.
 """
 
 from __future__ import annotations
@@ -47,7 +51,8 @@ from okey_rules.game_types import (
     Phase,
 )
 from okey_rules.game_view import player_view
-from okey_rules.ruleset import Ruleset
+from okey_rules.hand import winning_discards
+from okey_rules.ruleset import Ruleset, preset
 from okey_rules.tiles import FACES, FALSE_JOKER_FACE, TILE_OF_CODE
 
 Json = dict[str, Any]
@@ -65,6 +70,13 @@ SEED_TABLE = "gosterme-table-2"  # seat 2 holds the indicator's twin; seat 1 ope
 SEED_TIMER = "timer-okey-draw-244"  # seat 3 holds the twin; the first wall tile is an okey
 SEED_WIN = "greedy-win-19"  # the greedy log: seat 3 shows gösterme, then wins at move 54
 SEED_DRAWN = "wall-runs-out-0"  # seat 0 holds the twin; draw-and-throw-back empties the wall
+# The holding log (`holding_log`): seat 2 shows gösterme; the wall runs out with the seat
+# after the last drawer able to finish with its discard.
+SEED_WAIT = "wall-waits-5"
+# The holding log: within 30 moves a seat's next wall tile completes a hand with no okey
+# (it must show it, §8.4); later another's completes a hand that keeps an okey (it may
+# play on).
+SEED_SHOW = "must-show-105"
 SEED_TWO = "two-seats-0"  # a two-player table
 
 # --- protobuf JSON of the engine's values ------------------------------------------
@@ -166,13 +178,19 @@ class Table:
     dealer: int = 0
     now_ms: int | None = None
     gosterme_in_first_turn: bool = False
+    preset: str = ""  # a named preset (docs/rules.md §5); "" is the classic one
 
     @property
     def rules(self) -> Ruleset:
-        return Ruleset(gosterme_in_first_turn=self.gosterme_in_first_turn)
+        rules = preset(self.preset)
+        if self.gosterme_in_first_turn:
+            rules = rules.with_overrides(gosterme_in_first_turn=True)
+        return rules
 
     def request(self) -> Json:
         data: Json = {"seed": self.seed, "playerCount": self.players, "dealerSeat": self.dealer}
+        if self.preset:
+            data["preset"] = self.preset
         if self.gosterme_in_first_turn:
             data["ruleset"] = {"gostermeInFirstTurn": True}
         if self.now_ms is not None:
@@ -285,11 +303,16 @@ def usefulness(code: int, rack: tuple[int, ...], okey_face: int) -> int:
 
 def greedy_move(state: GameState) -> Move:
     """The greedy player's move for the seat on turn: win when it can (with an okey
-    discard if one wins), take a useful discard, else draw; throw the least useful tile."""
+    discard if one wins), take a useful discard, else draw; throw the least useful tile.
+    With the wall empty it takes the last discard when that is legal (only to finish
+    with it, docs/rules.md §8.5), else ends the round."""
     seat, okey_face = state.turn, state.okey.face
     rack = state.seats[seat].rack
     if state.phase is Phase.DRAW:
         if not state.wall:
+            take_last = Move(MoveKind.TAKE_DISCARD, seat)
+            if take_last in legal_moves(state, seat):
+                return take_last
             return Move(MoveKind.END_ROUND, seat)
         top = state.seats[state.previous_seat].discards[-1]
         if usefulness(top, (*rack, top), okey_face) >= 4:
@@ -339,6 +362,71 @@ def throw_back_log(table: Table, start_ms: int) -> list[LoggedMove]:
     return log
 
 
+def wins_with(state: GameState, seat: int, code: int) -> bool:
+    """Whether `seat`'s rack with `code` added makes a winning hand (some discard wins)."""
+    tiles = [TILE_OF_CODE[c] for c in (*state.seats[seat].rack, code)]
+    return bool(winning_discards(tiles, state.okey, state.rules).discards)
+
+
+@dataclass(frozen=True)
+class Holding:
+    """A holding log and the places in it worth a vector (`None`: not reached)."""
+
+    log: tuple[LoggedMove, ...]
+    # How many moves of the log come before a seat's draw that completes a hand:
+    must_show: int | None  # ... with no okey left among the 14 shown (it must show, §8.4)
+    plays_on: int | None  # ... keeping an okey among them (it may play on, §8.4)
+    # The log ends with the wall empty and the seat on turn able to finish with the last
+    # discard (§8.5); False when the round ended otherwise or could not be held back.
+    waits: bool
+
+
+def holding_log(table: Table, start_ms: int, limit: int = 400) -> Holding:
+    """A timed round, one move a second, whose seats build their hands but hold back
+    from finishing: each draws from the wall and throws its least useful tile (as the
+    greedy player judges it), but takes the previous discard instead when the wall's
+    next tile (known to this script, not to a player) would complete its hand. The
+    seat that draws the last wall tile throws one the next seat can finish with, if it
+    holds one. The twin's holder shows gösterme first.
+
+    The log stops when the wall is empty and the round waits on the seat on turn, or
+    when the round has ended, or when a seat cannot hold back (both tiles on offer
+    complete its hand)."""
+    state = table.start()
+    clock = iter(range(start_ms, start_ms + limit * SECOND_MS, SECOND_MS))
+    log: list[LoggedMove] = []
+    marks: dict[str, int] = {}
+    holder = twin_holder(state)
+    if holder is not None:
+        log.append(gosterme(holder, next(clock)))
+        state = _applied(state, log[-1])
+    while state.phase is not Phase.ROUND_OVER and len(log) < limit:
+        seat, okey_face = state.turn, state.okey.face
+        rack = state.seats[seat].rack
+        if state.phase is Phase.DRAW:
+            if not state.wall:
+                break
+            if not wins_with(state, seat, state.wall[0]):
+                log.append(draw(seat, next(clock)))
+            else:
+                drawn = _applied(state, draw(seat))
+                shown = Move(MoveKind.DISCARD, seat, TILE_OF_CODE[rack[0]])
+                must = shown not in legal_moves(drawn, seat)
+                marks.setdefault("must_show" if must else "plays_on", len(log))
+                if wins_with(state, seat, state.seats[state.previous_seat].discards[-1]):
+                    break
+                log.append(take(seat, next(clock)))
+        else:
+            choice = min(rack, key=lambda c: (usefulness(c, rack, okey_face), -rack.index(c)))
+            if not state.wall:
+                after = (seat + 1) % state.player_count
+                choice = next((c for c in rack if wins_with(state, after, c)), choice)
+            log.append(discard(seat, choice, next(clock)))
+        state = _applied(state, log[-1])
+    waits = state.phase is Phase.DRAW and not state.wall
+    return Holding(tuple(log), marks.get("must_show"), marks.get("plays_on"), waits)
+
+
 def _applied(state: GameState, logged: LoggedMove) -> GameState:
     result = apply_move(state, *logged)
     assert result.legal, (logged, result.reason)
@@ -353,7 +441,10 @@ TABLE_OPTION = Table(SEED_TABLE, gosterme_in_first_turn=True)
 TIMER = Table(SEED_TIMER, now_ms=T0_MS)
 WIN = Table(SEED_WIN)
 DRAWN = Table(SEED_DRAWN, now_ms=T0_MS)
+WAIT = Table(SEED_WAIT, now_ms=T0_MS)
+SHOW = Table(SEED_SHOW, now_ms=T0_MS)
 TWO = Table(SEED_TWO, players=2)
+OKEY_GG = Table(SEED_TABLE, preset="okey.gg")  # §8.3: a table that plays no gösterme
 
 FIRST = 1  # dealer 0: seat 1 opens (docs/rules.md §8.1)
 HOLDER = 2  # SEED_TABLE: seat 2 holds the indicator's twin
@@ -363,6 +454,18 @@ TIMER_HOLDER = 3  # SEED_TIMER: seat 3 holds it
 def s(seconds: float) -> int:
     """T0 plus `seconds`, in milliseconds."""
     return T0_MS + round(seconds * SECOND_MS)
+
+
+def last_ms(log: tuple[LoggedMove, ...] | list[LoggedMove]) -> int:
+    """The clock of a timed log's last move."""
+    now_ms = log[-1][1]
+    assert now_ms is not None, "a timed log"
+    return now_ms
+
+
+def next_ms(at: Position, seconds: int = 1) -> int:
+    """`seconds` after the last move of a position's timed log (its deadline: TIMER_S)."""
+    return last_ms(at.log) + seconds * SECOND_MS
 
 
 @dataclass(frozen=True)
@@ -382,9 +485,16 @@ class Positions:
     mid_game: Position  # the winning round where every pile holds two tiles or more
     before_win: Position
     won: Position
-    drawn_log: tuple[LoggedMove, ...]
-    wall_empty: Position  # the seat on turn must draw and the wall is empty
-    ended: Position  # ... and it ended the round
+    drawn_log: tuple[LoggedMove, ...]  # draw-and-throw-back until the round ends by itself
+    last_to_draw: Position  # one wall tile left, its drawer on turn
+    last_drawn: Position  # ... drawn: its discard ends the round (the next seat cannot finish)
+    ended: Position  # ... discarded: the round is drawn
+    waiting: Position  # the wall is empty; the seat on turn can finish with the last discard
+    took_last: Position  # ... and took it: it must finish
+    must_show: Position  # the seat on turn's next wall tile completes a hand with no okey
+    must_show_drawn: Position  # ... drawn: the seat must show the win
+    plays_on: Position  # a seat has drawn into a winning hand that keeps an okey
+    okey_gg: Position  # the okey.gg preset: seat 2 holds the twin but plays no gösterme
     two_seats: Position
 
 
@@ -417,12 +527,30 @@ def positions() -> Positions:
     )
 
     drawn_log = tuple(throw_back_log(DRAWN, s(1)))
-    wall_empty = DRAWN.at(*drawn_log)
-    assert not wall_empty.state.wall
-    assert wall_empty.state.phase is Phase.DRAW
-    last_ms = drawn_log[-1][1]
-    assert last_ms is not None
-    ended = wall_empty.then(end_round(wall_empty.state.turn, last_ms + SECOND_MS))
+    ended = DRAWN.at(*drawn_log)
+    drawn_outcome = ended.state.outcome
+    assert drawn_outcome is not None, f"{SEED_DRAWN}: the last discard ends the round"
+    assert drawn_outcome.drawn, SEED_DRAWN
+    last_drawn = DRAWN.at(*drawn_log[:-1])
+    assert not last_drawn.state.wall
+
+    held = holding_log(WAIT, s(1))
+    assert held.waits, f"{SEED_WAIT}: the round waits on the seat after the last drawer"
+    waiting = WAIT.at(*held.log)
+    waiter = waiting.state.turn
+    assert twin_holder(WAIT.start()) is not None, f"{SEED_WAIT}: a gösterme is shown"
+    took_last = waiting.then(take(waiter, next_ms(waiting)))
+    assert took_last.state.must_finish
+
+    shown = holding_log(SHOW, s(1))
+    assert shown.must_show is not None, f"{SEED_SHOW}: a seat must show a win"
+    assert shown.plays_on is not None, f"{SEED_SHOW}: a seat may play on"
+    must_show = SHOW.at(*shown.log[: shown.must_show])
+    must_show_drawn = must_show.then(draw(must_show.state.turn, next_ms(must_show)))
+    before_plays_on = SHOW.at(*shown.log[: shown.plays_on])
+    plays_on = before_plays_on.then(draw(before_plays_on.state.turn, next_ms(before_plays_on)))
+    okey_gg = OKEY_GG.at()
+    assert twin_holder(okey_gg.state) == HOLDER, f"{SEED_TABLE} under okey.gg"
 
     two = TWO.at()
     two_first = two.state.turn
@@ -445,8 +573,15 @@ def positions() -> Positions:
         before_win=WIN.at(*win_log[:-1]),
         won=won,
         drawn_log=drawn_log,
-        wall_empty=wall_empty,
+        last_to_draw=DRAWN.at(*drawn_log[:-2]),
+        last_drawn=last_drawn,
         ended=ended,
+        waiting=waiting,
+        took_last=took_last,
+        must_show=must_show,
+        must_show_drawn=must_show_drawn,
+        plays_on=plays_on,
+        okey_gg=okey_gg,
         two_seats=two,
     )
 
@@ -474,12 +609,24 @@ def apply_expect(result: MoveResult) -> Json:
     }
 
 
-def apply_case(name: str, reason: str, at: Position, logged: LoggedMove, want: Any = LEGAL) -> Case:
-    """ApplyMove at a position; `want` is the IllegalReason name the engine must give, or LEGAL."""
+def apply_case(
+    name: str,
+    reason: str,
+    at: Position,
+    logged: LoggedMove,
+    want: Any = LEGAL,
+    *,
+    events: tuple[EventKind, ...] | None = None,
+) -> Case:
+    """ApplyMove at a position; `want` is the IllegalReason name the engine must give, or LEGAL;
+    `events`, when given, the kinds of the events a legal move must answer, in order."""
     move, now_ms = logged
     result = apply_move(at.state, move, now_ms)
     got = None if result.legal else result.reason and result.reason.name
     assert got == want, f"{name}: the engine says {got}, the case wants {want}"
+    if events is not None:
+        got_events = tuple(e.kind for e in result.events)
+        assert got_events == events, f"{name}: the engine answers {got_events}"
     return {
         "name": f"game-apply-{name}",
         "reason": reason,
@@ -523,11 +670,19 @@ def kinds(*wanted: MoveKind) -> Callable[[list[Move]], bool]:
     return check
 
 
+def classic_ruleset_json(rules: Ruleset) -> Json:
+    """`ruleset_json` and the options of classic rounds only (docs/rules.md §8.3, §8.4)."""
+    return ruleset_json(rules) | {
+        "gostermePlayed": rules.gosterme_played,
+        "mustShowWin": rules.must_show_win,
+    }
+
+
 def view_json(state: GameState, seat: int) -> Json:
     view = player_view(state, seat)
     return {
         "seat": view.seat,
-        "ruleset": ruleset_json(view.rules),
+        "ruleset": classic_ruleset_json(view.rules),
         "playerCount": view.player_count,
         "dealerSeat": view.dealer,
         "indicator": tile_json(view.indicator),
@@ -618,6 +773,16 @@ def other_copy_missing(rack: tuple[int, ...]) -> int:
     return (code + FACES) % (2 * FACES)
 
 
+def first_of(at: Position, seat: int, kind: MoveKind) -> Move:
+    """The first legal move of `kind` the engine offers `seat` at a position."""
+    return next(m for m in legal_moves(at.state, seat) if m.kind is kind)
+
+
+def not_okey(at: Position, seat: int) -> int:
+    """The seat's most recently received tile that is not an okey."""
+    return next(c for c in reversed(at.rack(seat)) if not is_okey(c, at.state))
+
+
 def not_winning(at: Position, seat: int) -> int:
     """A tile of the seat's rack whose discard leaves no winning hand."""
     wins = {
@@ -639,10 +804,14 @@ def apply_move_cases(p: Positions) -> list[Case]:
     deadline = s(TIMER_S)
     timed_second = p.timed_after_opening
     second_deadline = s(10 + TIMER_S)
-    wall_empty, ended, before_win, won = p.wall_empty, p.ended, p.before_win, p.won
-    on_turn = wall_empty.state.turn
-    last_ms = p.drawn_log[-1][1]
-    assert last_ms is not None
+    ended, before_win, won = p.ended, p.before_win, p.won
+    last_drawn, last_to_draw = p.last_drawn, p.last_to_draw
+    waiting, took_last = p.waiting, p.took_last
+    waiter = waiting.state.turn
+    must_show, shown = p.must_show, p.must_show_drawn
+    showing = must_show.state.turn
+    plays_on = p.plays_on
+    playing_on = plays_on.state.turn
     winning = p.win_log[-1][0]
     assert winning.kind is MoveKind.DECLARE_WIN
     winner = winning.seat
@@ -901,40 +1070,129 @@ def apply_move_cases(p: Positions) -> list[Case]:
             gosterme(TIMER_HOLDER, second_deadline + 5 * SECOND_MS),
         ),
         apply_case(
-            "draw-from-empty-wall",
-            "docs/rules.md §8.5: drawing from an empty wall is WALL_EMPTY",
-            wall_empty,
-            draw(on_turn, last_ms + SECOND_MS),
-            "WALL_EMPTY",
+            "last-discard-ends-round",
+            "docs/rules.md §8.5: the last wall tile drawn and thrown, the next seat cannot finish"
+            " with it: the same answer ends the round with no winner (DISCARDED, then"
+            " ROUND_DRAWN); the outcome lists the gösterme shown",
+            last_drawn,
+            discard(last_drawn.state.turn, last_drawn.rack(last_drawn.state.turn)[-1],
+                    next_ms(last_drawn)),
+            events=(EventKind.DISCARDED, EventKind.ROUND_DRAWN),
         ),
         apply_case(
-            "end-round-empty-wall",
-            "docs/rules.md §8.5: with the wall empty the seat on turn may end the round, with no"
-            " winner; the outcome lists the gösterme shown",
-            wall_empty,
-            end_round(on_turn, last_ms + SECOND_MS),
-        ),
-        apply_case(
-            "take-discard-empty-wall",
-            "docs/rules.md §8.5: with the wall empty the seat on turn may still take the previous"
-            " discard and play on",
-            wall_empty,
-            take(on_turn, last_ms + SECOND_MS),
-        ),
-        apply_case(
-            "timeout-empty-wall-ends-round",
-            "docs/rules.md §8.6: a timed-out seat facing an empty wall declines the discard: the"
-            " round ends with no winner",
-            wall_empty,
-            timeout(on_turn, last_ms + TIMER_S * SECOND_MS),
+            "timeout-last-wall-tile-ends-round",
+            "docs/rules.md §8.5, §8.6: a timed-out seat draws the last wall tile and throws it"
+            " back; the next seat cannot finish with it, so the round ends in the same answer",
+            last_to_draw,
+            timeout(last_to_draw.state.turn, next_ms(last_to_draw, TIMER_S)),
+            events=(
+                EventKind.TURN_TIMED_OUT,
+                EventKind.DREW_FROM_WALL,
+                EventKind.DISCARDED,
+                EventKind.ROUND_DRAWN,
+            ),
         ),
         apply_case(
             "drawn-round-is-over",
-            "docs/rules.md §8.5, game.proto IllegalReason: after the round ends no move is legal"
-            " (ROUND_OVER)",
+            "docs/rules.md §8.5, game.proto IllegalReason: after the round ends no move is legal,"
+            " not even taking the last discard (ROUND_OVER)",
             ended,
-            take((on_turn + 1) % 4),
+            take(ended.state.turn),
             "ROUND_OVER",
+        ),
+        apply_case(
+            "draw-from-empty-wall",
+            "docs/rules.md §8.5: the wall empty, the seat after the last discard may take it only"
+            " to finish or end the round; drawing is WALL_EMPTY",
+            waiting,
+            draw(waiter, next_ms(waiting)),
+            "WALL_EMPTY",
+        ),
+        apply_case(
+            "take-last-discard-to-finish",
+            "docs/rules.md §8.5: with the wall empty the seat on turn may take the last discard"
+            " when it can finish with it",
+            waiting,
+            take(waiter, next_ms(waiting)),
+            events=(EventKind.TOOK_DISCARD,),
+        ),
+        apply_case(
+            "end-round-empty-wall",
+            "docs/rules.md §8.5: the seat that could finish with the last discard may decline it:"
+            " the round ends with no winner; the outcome lists the gösterme shown",
+            waiting,
+            end_round(waiter, next_ms(waiting)),
+            events=(EventKind.ROUND_DRAWN,),
+        ),
+        apply_case(
+            "timeout-empty-wall-ends-round",
+            "docs/rules.md §8.6: a timed-out seat facing an empty wall declines the last discard:"
+            " the round ends with no winner",
+            waiting,
+            timeout(waiter, next_ms(waiting, TIMER_S)),
+            events=(EventKind.TURN_TIMED_OUT, EventKind.ROUND_DRAWN),
+        ),
+        apply_case(
+            "took-last-discard-must-finish",
+            "docs/rules.md §8.5: the last discard taken with the wall empty, a plain discard"
+            " (throwing it back) is MUST_FINISH",
+            took_last,
+            discard(waiter, took_last.rack(waiter)[-1], next_ms(took_last)),
+            "MUST_FINISH",
+        ),
+        apply_case(
+            "took-last-discard-declares-win",
+            "docs/rules.md §8.4, §8.5: the last discard taken, the seat finishes with it",
+            took_last,
+            (first_of(took_last, waiter, MoveKind.DECLARE_WIN), next_ms(took_last)),
+            events=(EventKind.ROUND_WON,),
+        ),
+        apply_case(
+            "timeout-must-finish-declares-win",
+            "docs/rules.md §8.5, §8.6: a timed-out seat that took the last discard to finish has"
+            " its win declared for it",
+            took_last,
+            timeout(waiter, next_ms(took_last, TIMER_S)),
+            events=(EventKind.TURN_TIMED_OUT, EventKind.ROUND_WON),
+        ),
+        apply_case(
+            "must-show-win",
+            "docs/rules.md §8.4, option must_show_win (on in the classic preset): a seat whose 15"
+            " tiles win with no okey among the 14 shown may not discard (MUST_SHOW_WIN)",
+            shown,
+            discard(showing, shown.rack(showing)[-1], next_ms(shown)),
+            "MUST_SHOW_WIN",
+        ),
+        apply_case(
+            "must-show-win-declares",
+            "docs/rules.md §8.4: the seat that must show its win declares it",
+            shown,
+            (first_of(shown, showing, MoveKind.DECLARE_WIN), next_ms(shown)),
+            events=(EventKind.ROUND_WON,),
+        ),
+        apply_case(
+            "timeout-must-show-declares-win",
+            "docs/rules.md §8.4, §8.6: a timed-out seat draws into a win it must show: the win is"
+            " declared for it",
+            must_show,
+            timeout(showing, next_ms(must_show, TIMER_S)),
+            events=(EventKind.TURN_TIMED_OUT, EventKind.DREW_FROM_WALL, EventKind.ROUND_WON),
+        ),
+        apply_case(
+            "winning-hand-with-okey-plays-on",
+            "docs/rules.md §8.4: a winning hand that keeps an okey among the 14 shown may play on"
+            " for an okey finish: a plain discard is legal and the round goes on",
+            plays_on,
+            discard(playing_on, not_okey(plays_on, playing_on), next_ms(plays_on)),
+            events=(EventKind.DISCARDED,),
+        ),
+        apply_case(
+            "gosterme-not-played",
+            "docs/rules.md §8.3, option gosterme_played (off in the okey.gg preset): the twin's"
+            " holder may not show it (GOSTERME_NOT_PLAYED)",
+            p.okey_gg,
+            gosterme(HOLDER),
+            "GOSTERME_NOT_PLAYED",
         ),
         apply_case(
             "declare-win",
@@ -1016,10 +1274,8 @@ def apply_move_cases(p: Positions) -> list[Case]:
 
 
 def legal_moves_cases(p: Positions) -> list[Case]:
-    wall_empty = p.wall_empty
-    on_turn = wall_empty.state.turn
-    last_ms = p.drawn_log[-1][1]
-    assert last_ms is not None
+    waiting = p.waiting
+    waiter = waiting.state.turn
     winner = p.win_log[-1][0].seat
     timed = p.timed_after_opening
     second_deadline = s(10 + TIMER_S)
@@ -1116,27 +1372,72 @@ def legal_moves_cases(p: Positions) -> list[Case]:
         ),
         legal_case(
             "empty-wall",
-            "docs/rules.md §8.5: with the wall empty: take the previous discard or end the round",
-            wall_empty,
-            on_turn,
-            now_ms=last_ms + SECOND_MS,
+            "docs/rules.md §8.5: with the wall empty, a seat that can finish with the last"
+            " discard may take it (only to finish) or end the round; no draw",
+            waiting,
+            waiter,
+            now_ms=next_ms(waiting),
             check=kinds(t, e),
         ),
         legal_case(
             "empty-wall-timed-out",
             "docs/rules.md §8.6: past the deadline with the wall empty, only TIMEOUT",
-            wall_empty,
-            on_turn,
-            now_ms=last_ms + TIMER_S * SECOND_MS,
+            waiting,
+            waiter,
+            now_ms=next_ms(waiting, TIMER_S),
             check=kinds(x),
+        ),
+        legal_case(
+            "took-last-discard-declares-only",
+            "docs/rules.md §8.5: the last discard taken with the wall empty, only declarations"
+            " are legal (no plain discard: MUST_FINISH)",
+            p.took_last,
+            waiter,
+            now_ms=next_ms(p.took_last),
+            check=kinds(o),
+        ),
+        legal_case(
+            "must-show-win-declares-only",
+            "docs/rules.md §8.4, option must_show_win: 15 tiles that win with no okey among the"
+            " 14 shown offer only declarations",
+            p.must_show_drawn,
+            p.must_show_drawn.state.turn,
+            now_ms=next_ms(p.must_show_drawn),
+            check=kinds(o),
+        ),
+        legal_case(
+            "winning-hand-with-okey-plays-on",
+            "docs/rules.md §8.4: a winning hand that keeps an okey among the 14 shown may"
+            " discard and play on, or declare",
+            p.plays_on,
+            p.plays_on.state.turn,
+            now_ms=next_ms(p.plays_on),
+            check=kinds(d, o),
+        ),
+        legal_case(
+            "gosterme-not-played-none",
+            "docs/rules.md §8.3, option gosterme_played (off in the okey.gg preset): the twin's"
+            " holder is offered no gösterme",
+            p.okey_gg,
+            HOLDER,
+            check=kinds(),
+        ),
+        legal_case(
+            "gosterme-not-played-draw-phase",
+            "docs/rules.md §8.2, §8.3: under the okey.gg preset the twin's holder on turn to draw"
+            " may draw or take, not show",
+            p.okey_gg.then(discard(FIRST, p.okey_gg.rack(FIRST)[0])),
+            HOLDER,
+            check=kinds(w, t),
         ),
         legal_case(
             "winning-rack-declares",
             "docs/rules.md §8.4, game.proto LegalMovesResponse: DECLARE_WIN once per tile whose"
-            " discard leaves a winning 14",
+            " discard leaves a winning 14; with no okey among them the win must be shown"
+            " (must_show_win): no plain discard",
             p.before_win,
             winner,
-            check=kinds(d, o),
+            check=kinds(o),
         ),
         legal_case(
             "won-round-none",
@@ -1147,9 +1448,10 @@ def legal_moves_cases(p: Positions) -> list[Case]:
         ),
         legal_case(
             "drawn-round-none",
-            "docs/rules.md §8.5: once the round is drawn no seat has a move",
+            "docs/rules.md §8.5: once the round is drawn no seat has a move, not even the seat"
+            " after the last discard",
             p.ended,
-            on_turn,
+            p.ended.state.turn,
             check=kinds(),
         ),
         legal_case(
@@ -1234,6 +1536,20 @@ def player_view_cases(p: Positions) -> list[Case]:
             ended,
             ended.state.turn,
         ),
+        view_case(
+            "waiting-on-last-discard",
+            "docs/rules.md §8.5, §8.7: the wall empty and the round not over: the seat on turn"
+            " can finish with the last discard",
+            p.waiting,
+            p.waiting.state.turn,
+        ),
+        view_case(
+            "okey-gg-rules",
+            "docs/rules.md §5, §8.3, §8.4: the okey.gg preset plays no gösterme and does not"
+            " oblige a winner to show",
+            p.okey_gg,
+            HOLDER,
+        ),
     ]
     cases += [
         view_case(
@@ -1263,6 +1579,8 @@ def player_view_cases(p: Positions) -> list[Case]:
 
 
 def replay_cases(p: Positions) -> list[Case]:
+    waiter = p.waiting.state.turn
+    took = p.took_last.log[-1]  # the waiting seat takes the last discard
     opening_log = p.after_turn.log
     first_tile = p.opening.rack(FIRST)[0]
     holder_tile = p.opening.rack(HOLDER)[0]
@@ -1328,10 +1646,25 @@ def replay_cases(p: Positions) -> list[Case]:
         ),
         replay_case(
             "drawn-round",
-            "docs/rules.md §8.5: a timed round played until the wall is empty, then ended with no"
-            " winner",
+            "docs/rules.md §8.5: a timed round played until the wall is empty; the next seat"
+            " cannot finish with the last discard, so that discard ends it with no winner",
             DRAWN,
             p.ended.log,
+        ),
+        replay_case(
+            "won-with-the-last-discard",
+            "docs/rules.md §8.5: with the wall empty the seat on turn takes the last discard and"
+            " finishes with it",
+            p.waiting,
+            [took, (first_of(p.took_last, waiter, MoveKind.DECLARE_WIN), next_ms(p.took_last))],
+        ),
+        replay_case(
+            "last-discard-thrown-back-must-finish",
+            "docs/rules.md §8.5: taking the last discard of an empty wall and throwing it back"
+            " is refused (MUST_FINISH): play does not go on past the wall",
+            p.waiting,
+            [took, discard(waiter, p.took_last.rack(waiter)[-1], next_ms(p.took_last))],
+            "MUST_FINISH",
         ),
         error_case(
             "game-replay-no-start",
@@ -1520,6 +1853,20 @@ def _searches() -> Iterator[tuple[str, str]]:
         return holder is not None and holder != FIRST
 
     yield "SEED_DRAWN", search("wall-runs-out", wall_runs_out)
+
+    def waits(seed: str) -> bool:
+        # The round waits on a seat at the wall's end, and its outcome will list a gösterme.
+        table = Table(seed, now_ms=T0_MS)
+        return twin_holder(table.start()) is not None and holding_log(table, s(1)).waits
+
+    yield "SEED_WAIT", search("wall-waits", waits)
+
+    def shows(seed: str) -> bool:
+        # A short log to a win that must be shown, and one that may play on later.
+        held = holding_log(Table(seed, now_ms=T0_MS), s(1))
+        return held.must_show is not None and held.must_show < 30 and held.plays_on is not None
+
+    yield "SEED_SHOW", search("must-show", shows)
     yield "SEED_TWO", "two-seats-0"
 
 

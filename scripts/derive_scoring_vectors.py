@@ -37,7 +37,7 @@ from okey_rules.deal import deal
 from okey_rules.deal_fairness import seeded_deal_id
 from okey_rules.errors import InvalidInputError
 from okey_rules.game import replay, start_round
-from okey_rules.game_types import GameState, Phase
+from okey_rules.game_types import GameState, MoveKind, Phase
 from okey_rules.hand import check_hand
 from okey_rules.hand_types import WinKind
 from okey_rules.ruleset import ColourDouble, Game, Ruleset, ScoringMode, preset
@@ -561,6 +561,8 @@ def ruleset_of(r: Ruleset) -> Json:
         "okeyRetrieval": r.okey_retrieval,
         "layOffCap": r.lay_off_cap,
         "partnershipWaiver": r.partnership_waiver,
+        "gostermePlayed": r.gosterme_played,
+        "mustShowWin": r.must_show_win,
     }
 
 
@@ -572,9 +574,12 @@ def preset_ruleset(
     start_points: int = 20,
     gosterme_scores: bool = True,
     countdown_winners: int = 2,
+    gosterme_played: bool = True,
+    must_show_win: bool = True,
 ) -> Json:
     """A preset as docs/rules.md §9.3 describes it, written out option by option; the
-    options no preset changes hold their defaults (ruleset.proto)."""
+    options no preset changes hold their defaults (ruleset.proto). `must_show_win` is on
+    only where the preset's rules text says so (§8.4: classic, tournament)."""
     return {
         "game": "GAME_CLASSIC",
         "wildPairs": True,
@@ -599,6 +604,8 @@ def preset_ruleset(
         "okeyRetrieval": False,
         "layOffCap": False,
         "partnershipWaiver": False,
+        "gostermePlayed": gosterme_played,
+        "mustShowWin": must_show_win,
     }
 
 
@@ -1284,7 +1291,7 @@ def preset_cases() -> list[Case]:
             won(0),
             want(2, win(0), value(0, 0, -2, -2, -2)),
             rules("points-limit"),
-            pin_ruleset=preset_ruleset(gosterme_in_first_turn=True),
+            pin_ruleset=preset_ruleset(gosterme_in_first_turn=True, must_show_win=False),
         ),
         round_case(
             "score-round-preset-points-limit-eleven",
@@ -1293,16 +1300,19 @@ def preset_cases() -> list[Case]:
             won(1, PAIRS, 0),
             want(4, win(1), pairs_x2(1), value(1, -4, 0, -4, -4), gost(0, 0, -1, -1, -1)),
             rules("points-limit", start_points=11),
-            pin_ruleset=preset_ruleset(gosterme_in_first_turn=True, start_points=11),
+            pin_ruleset=preset_ruleset(
+                gosterme_in_first_turn=True, start_points=11, must_show_win=False
+            ),
         ),
         round_case(
             "score-round-preset-okey-gg",
-            "docs/rules.md §9.3 okey.gg: the winner scores towards 21, kafa off, timer 45 s",
+            "docs/rules.md §9.3 okey.gg: the winner scores towards 21, kafa off, timer 45 s;"
+            " no gösterme is played (§8.3), so the one listed scores nothing",
             won(1, MELDS, 2),
-            want(2, win(1), value(1, 0, 2, 0, 0), gost(2, 0, 0, 1, 0), over(), winners=(1,)),
+            want(2, win(1), value(1, 0, 2, 0, 0), over(), winners=(1,)),
             rules("okey.gg"),
             table(15, 20, 3, 0, rounds=9),
-            pin_ruleset=preset_ruleset("TARGET"),
+            pin_ruleset=preset_ruleset("TARGET", gosterme_played=False, must_show_win=False),
         ),
         round_case(
             "score-round-preset-penalty",
@@ -1312,7 +1322,7 @@ def preset_cases() -> list[Case]:
             want(0, stall(1, 1, 1, 1), gost(3, 1, 1, 1, 0)),
             rules("penalty"),
             table(3, 0, 5, 2, rounds=4),
-            pin_ruleset=preset_ruleset("PENALTY"),
+            pin_ruleset=preset_ruleset("PENALTY", must_show_win=False),
         ),
     ]
 
@@ -1794,6 +1804,14 @@ def finished_rounds() -> Rounds:
 
 
 WON_FACTS = Finished(False, 3, MELDS, False, (3,))
+
+
+def without_gosterme(dealt: Dealt) -> Dealt:
+    """The round's log without its gösterme moves, for a table that plays none (§8.3)."""
+    log = tuple(m for m in dealt.log if m[0].kind is not MoveKind.GOSTERME)
+    assert len(log) < len(dealt.log), "the round shows a gösterme"
+    return Dealt(dealt.seed, dealt.players, dealt.dealer, dealt.round, dealt.now_ms,
+                 dealt.rules, log)
 DRAWN_FACTS = Finished(True, gosterme=(0,))
 
 
@@ -1876,11 +1894,11 @@ def state_cases() -> list[Case]:
         ),
         state_case(
             "score-round-state-okey-gg-deal",
-            "docs/rules.md §9.3 okey.gg: dealt under okey.gg, the winner gains its value and its"
-            " gösterme",
-            won.under(rules("okey.gg")),
-            WON_FACTS,
-            want(2, win(3), value(3, 0, 0, 0, 2), gost(3, 0, 0, 0, 1), next_deal=(1, 2)),
+            "docs/rules.md §8.3, §9.3 okey.gg: dealt under okey.gg, which plays no gösterme (the"
+            " won round's log without its gösterme), the winner gains its value",
+            without_gosterme(won).under(rules("okey.gg")),
+            Finished(False, 3, MELDS, False, ()),
+            want(2, win(3), value(3, 0, 0, 0, 2), next_deal=(1, 2)),
         ),
         state_case(
             "score-round-state-partnership-deal",
@@ -2179,19 +2197,21 @@ def game_cases() -> list[Case]:
                 rnd(won(1, MELDS, 1), 2, -3, 0, -3, -3, winners=(1, 2)),
             ),  # 5 -> 3 3 5 3 -> 0 3 2 0
             rules("points-limit", start_points=5),
-            pin_ruleset=preset_ruleset(gosterme_in_first_turn=True, start_points=5),
+            pin_ruleset=preset_ruleset(
+                gosterme_in_first_turn=True, start_points=5, must_show_win=False
+            ),
         ),
         game_case(
             "score-game-okey-gg-target",
-            "docs/rules.md §9.3 okey.gg: winners and gösterme claimants score towards 21; the"
-            " first to reach it wins",
+            "docs/rules.md §9.3 okey.gg: winners score towards 21, the first to reach it wins;"
+            " the gösterme listed score nothing, in a won round or a drawn one (§8.3)",
             (
                 rnd(won(0, PAIRS, okey=True), 8, 8, 0, 0, 0),
-                rnd(won(1, PAIRS, 0, okey=True), 8, 1, 8, 0, 0),
-                rnd(drawn(2), 0, 0, 0, 1, 0),
+                rnd(won(1, PAIRS, 0, okey=True), 8, 0, 8, 0, 0),
+                rnd(drawn(2), 0, 0, 0, 0, 0),
                 rnd(won(0, PAIRS, okey=True), 8, 8, 0, 0, 0),
-                rnd(won(0, okey=True), 4, 4, 0, 0, 0, winners=(0,)),
-            ),  # 8 0 0 0 -> 9 8 0 0 -> 9 8 1 0 -> 17 8 1 0 -> 21 8 1 0
+                rnd(won(0, PAIRS, okey=True), 8, 8, 0, 0, 0, winners=(0,)),
+            ),  # 8 0 0 0 -> 8 8 0 0 -> 8 8 0 0 -> 16 8 0 0 -> 24 8 0 0
             rules("okey.gg"),
         ),
         game_case(
