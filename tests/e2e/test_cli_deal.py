@@ -16,7 +16,7 @@ from okey_rules.deal import deal
 from okey_rules.deal_fairness import mixed_seed
 from okey_rules.deal_types import DealMethod, rack_notation
 from okey_rules.errors import InvalidInputError
-from okey_rules.game import apply_move
+from okey_rules.game import apply_move, legal_moves
 from okey_rules.game_types import Move, MoveKind, Phase
 from okey_rules.tiles import Tile
 from okey_server.convert_state import state_from_proto, state_to_proto
@@ -122,8 +122,10 @@ def keyed_server(make_server) -> str:
 
 def finished_state_file(saved_deal: str, path: Path) -> Path:
     """The round of a saved `okey deal --json` played to its end (each seat draws and throws
-    the tile back until the wall is empty, then the round ends drawn, docs/rules.md §8.5),
-    signed with KEY as the game service would, and saved as GameState JSON."""
+    the tile back until the wall is empty, when the round ends drawn, docs/rules.md §8.5; a
+    seat that the last discard would let finish ends the round, and a seat that draws into
+    a win it must show declares it, §8.4), signed with KEY as the game service would, and
+    saved as GameState JSON."""
     opening = json_format.Parse(saved_deal, deal_pb2.DealResponse()).state
     state = state_from_proto(opening, KEY)
     while state.phase is not Phase.ROUND_OVER:
@@ -132,6 +134,8 @@ def finished_state_file(saved_deal: str, path: Path) -> Path:
             move = Move(MoveKind.DRAW_FROM_WALL if state.wall else MoveKind.END_ROUND, seat)
         else:
             move = Move(MoveKind.DISCARD, seat, Tile.from_code(state.seats[seat].rack[-1]))
+            if move not in legal_moves(state, seat):
+                move = next(m for m in legal_moves(state, seat) if m.kind is MoveKind.DECLARE_WIN)
         result = apply_move(state, move)
         assert result.legal, result.message
         assert result.state is not None

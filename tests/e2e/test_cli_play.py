@@ -70,20 +70,25 @@ def names(codes) -> list[str]:
     return [format_tile(TILE_OF_CODE[c]) for c in codes]
 
 
-def held_by_human(state: GameState, human: int) -> Counter[str]:
-    """Every tile the human's seat ever held, by face: its rack, its pile and a winning
-    discard. (The bots never take a discard, so no tile left the seat another way.)"""
+# A bot takes a discard only from an empty wall's end, to finish with it (§8.5).
+TOOK_FROM_HUMAN = re.compile(r"^seat \d took (\S+) from your pile$", re.MULTILINE)
+
+
+def held_by_human(state: GameState, human: int, out: str) -> Counter[str]:
+    """Every tile the human's seat ever held, by face: its rack, its pile, a winning
+    discard, and any of its discards a bot took to finish with (the only other way a tile
+    leaves the seat)."""
     seat = state.seats[human]
     held = [*seat.rack, *seat.discards]
     if state.outcome is not None and not state.outcome.drawn and state.outcome.winner == human:
         held.append(state.outcome.discard)
-    return Counter(names(held))
+    return Counter(names(held)) + Counter(TOOK_FROM_HUMAN.findall(out))
 
 
 def assert_no_other_rack_shown(out: str, state: GameState, human: int) -> None:
     """The only rack printed is the human's: every rack line holds only tiles the human's
     seat held (no more copies of a face than it held), and no other seat's rack appears."""
-    held = held_by_human(state, human)
+    held = held_by_human(state, human, out)
     rack_lines = [m for line in out.splitlines() if (m := RACK_LINE.match(line))]
     assert rack_lines, "the human's rack is shown"
     for match in rack_lines:
@@ -107,9 +112,16 @@ def assert_private_draws_hidden(out: str, state: GameState, human: int) -> None:
             assert re.fullmatch(r"seat \d drew from the wall", line), line
     own = [line for line in out.splitlines() if line.startswith("you drew ")]
     assert len(own) == state.seats[human].draws
-    held = held_by_human(state, human)
+    held = held_by_human(state, human, out)
     assert all(line.split()[2] in held for line in own)
-    assert not re.search(r"^seat \d took", out, re.MULTILINE), "the bots never take a discard"
+    # §8.5: a bot takes a discard only once the wall is empty, and then finishes with it.
+    takers = {int(s) for s in re.findall(r"^seat (\d) took", out, re.MULTILINE)}
+    if takers:
+        outcome = state.outcome
+        assert not state.wall
+        assert outcome is not None
+        assert not outcome.drawn
+        assert takers == {outcome.winner}
 
 
 def assert_outcome_printed(out: str, state: GameState, human: int) -> None:

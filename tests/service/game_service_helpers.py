@@ -6,7 +6,9 @@ every move through the server, so a round it plays is a round of the service.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -18,6 +20,13 @@ from okey.v1 import (
     state_pb2,
     tile_pb2,
 )
+
+# The engine tests' positions (tests/unit/game_support.py): a position no short seeded
+# game reaches is arranged there and signed with the test server's key. The service tests'
+# directory alone is on the path when they run alone.
+_UNIT = str(Path(__file__).resolve().parent.parent / "unit")
+if _UNIT not in sys.path:
+    sys.path.append(_UNIT)
 
 CHANNEL_OPTIONS = (("grpc.so_reuseport", 0),)
 # A round has 106 tiles: ~48 wall draws plus discards; the bound only stops a
@@ -111,8 +120,9 @@ def connections(tile: tile_pb2.Tile, rack: list[tile_pb2.Tile], okey: tile_pb2.T
 
 
 def policy_move(table: Table, state: state_pb2.GameState) -> game_pb2.Move:
-    """The seat on turn's move from its own view: win if it can, draw from the wall,
-    end the round when the wall is empty, else throw its least connected tile."""
+    """The seat on turn's move from its own view: win if it can, draw from the wall; with
+    the wall empty take the last discard when offered (only a seat that can finish with it
+    is, §8.5), else end the round; else throw its least connected tile."""
     seat = state.turn_seat
     legal = table.legal(state, seat)
     by_kind: dict[int, game_pb2.Move] = {}
@@ -121,6 +131,8 @@ def policy_move(table: Table, state: state_pb2.GameState) -> game_pb2.Move:
     for kind in (
         game_pb2.MOVE_KIND_DECLARE_WIN,
         game_pb2.MOVE_KIND_DRAW_FROM_WALL,
+        # Offered beside a draw too; reached only when the wall is empty.
+        game_pb2.MOVE_KIND_TAKE_DISCARD,
         game_pb2.MOVE_KIND_END_ROUND,
     ):
         if kind in by_kind:

@@ -14,10 +14,11 @@ from game_service_helpers import (
     same_face,
     stamp,
 )
+from game_support import PLAY_ON, UNTIMED, arrange, code, codes, start, waiting_on_last_discard
 from okey.v1 import deal_pb2, game_pb2, ruleset_pb2, state_pb2, tile_pb2
-from okey_rules.game_types import IllegalReason
+from okey_rules.game_types import GameState, IllegalReason
 from okey_rules.tiles import TILE_COUNT
-from okey_server.convert_state import state_from_proto
+from okey_server.convert_state import state_from_proto, state_to_proto
 from service_helpers import codes_of, decode_error
 
 pytestmark = pytest.mark.service
@@ -92,7 +93,8 @@ def invalid(call: object, *args: object) -> tuple[str, ...]:
 
 def test_whole_rounds_from_the_deal_to_a_win_and_to_an_exhausted_wall(table: Table) -> None:
     """§8.1-§8.5: rounds played from Deal to their end through ApplyMove, by seats that see
-    only their own view; some end in a win, some with the wall run out (END_ROUND)."""
+    only their own view; some end in a win, some with the wall run out: the last discard,
+    which the next seat cannot finish with, ends the round in the same answer."""
     endings: dict[str, state_pb2.GameState] = {}
     for seed in SEEDS:
         played = play_round(table, table.deal(seed))
@@ -101,9 +103,14 @@ def test_whole_rounds_from_the_deal_to_a_win_and_to_an_exhausted_wall(table: Tab
         assert final.HasField("outcome")
         last = played.events[-1]
         if final.outcome.drawn:
-            assert played.moves[-1].kind == END
+            # The policy takes the last discard whenever it may (only to finish with it).
+            assert played.moves[-1].kind == DISCARD
             assert final.wall == []
-            assert last.kind == game_pb2.EVENT_KIND_ROUND_DRAWN
+            assert [e.kind for e in played.events[-2:]] == [
+                game_pb2.EVENT_KIND_DISCARDED,
+                game_pb2.EVENT_KIND_ROUND_DRAWN,
+            ]
+            assert last.seat == final.turn_seat
             endings.setdefault("drawn", final)
         else:
             assert played.moves[-1].kind == WIN
@@ -205,28 +212,96 @@ def test_tile_not_in_rack(table: Table) -> None:
     assert_illegal(answer, game_pb2.ILLEGAL_REASON_TILE_NOT_IN_RACK)
 
 
-def exhausted_wall(table: Table, seed: str) -> state_pb2.GameState:
-    """A state whose wall is empty, its seat on turn to draw: everyone drew and threw back."""
-    state = first_discard(table, table.deal(seed))
+def signed(state: GameState) -> state_pb2.GameState:
+    """An engine position signed with the test server's key (the test knows it)."""
+    return state_to_proto(state, KEY)
+
+
+def test_the_last_discard_ends_the_round_when_the_next_seat_cannot_finish(
+    table: Table,
+) -> None:
+    """§8.5: everyone draws and throws back; the answer to the discard of the last wall
+    tile carries DISCARDED and then ROUND_DRAWN, and the round is over."""
+    state = first_discard(table, table.deal("empty wall"))
     while state.wall:
         seat = state.turn_seat
         drew = table.apply(state, move(DRAW, seat))
         assert drew.legal
-        state = table.play(drew.state, move(DISCARD, seat, drew.events[0].tile))
-    return state
+        answer = table.apply(drew.state, move(DISCARD, seat, drew.events[0].tile))
+        assert answer.legal
+        state = answer.state
+    assert [e.kind for e in answer.events] == [
+        game_pb2.EVENT_KIND_DISCARDED,
+        game_pb2.EVENT_KIND_ROUND_DRAWN,
+    ]
+    assert state.phase == state_pb2.PHASE_ROUND_OVER
+    assert state.outcome.drawn
+    assert table.legal(state, state.turn_seat) == []
 
 
 def test_wall_empty(table: Table) -> None:
-    state = exhausted_wall(table, "empty wall")
-    assert table.view(state, 0).wall_size == 0
-    assert_illegal(table.apply(state, move(DRAW, state.turn_seat)),
-                   game_pb2.ILLEGAL_REASON_WALL_EMPTY)
-    # §8.5: what is left is taking the previous discard or ending the round.
-    kinds = {m.kind for m in table.legal(state, state.turn_seat)}
-    assert kinds == {TAKE, END}
-    answer = table.apply(state, move(END, state.turn_seat))
+    """§8.5: the wall empty, the seat after the last discard can finish with it: it may take
+    it or end the round, and drawing is WALL_EMPTY."""
+    state = signed(waiting_on_last_discard(start(rules=PLAY_ON)))
+    seat = state.turn_seat
+    assert table.view(state, seat).wall_size == 0
+    assert_illegal(table.apply(state, move(DRAW, seat)), game_pb2.ILLEGAL_REASON_WALL_EMPTY)
+    assert [m.kind for m in table.legal(state, seat)] == [TAKE, END]
+    answer = table.apply(state, move(END, seat))
     assert answer.legal
+    assert [e.kind for e in answer.events] == [game_pb2.EVENT_KIND_ROUND_DRAWN]
     assert answer.state.outcome.drawn
+
+
+def test_must_finish(table: Table) -> None:
+    """§8.5: the last discard taken with the wall empty, the seat must finish with it: only
+    declarations are offered, a plain discard is MUST_FINISH, and the state says so."""
+    state = signed(waiting_on_last_discard(start(rules=PLAY_ON)))
+    seat = state.turn_seat
+    took = table.apply(state, move(TAKE, seat))
+    assert took.legal
+    assert took.state.must_finish
+    (event,) = took.events
+    assert event.kind == game_pb2.EVENT_KIND_TOOK_DISCARD
+    offered = table.legal(took.state, seat)
+    assert offered
+    assert {m.kind for m in offered} == {WIN}
+    answer = table.apply(took.state, move(DISCARD, seat, event.tile))
+    assert_illegal(answer, game_pb2.ILLEGAL_REASON_MUST_FINISH)
+    won = table.apply(took.state, offered[0])
+    assert won.legal
+    assert won.state.outcome.winner_seat == seat
+
+
+# §8.4: with indicator B13 (okey B1), R1-R4, Y5-Y7, K9-K12 and R8 Y8 B8 win; K2 is spare.
+WINNING_15 = "R1 R2 R3 R4 Y5 Y6 Y7 K9 K10 K11 K12 R8 Y8 B8 K2"
+
+
+def test_must_show_win(table: Table) -> None:
+    """§8.4, option must_show_win (on in classic Okey): the opening seat holds 15 tiles that
+    win with no okey among them: a plain discard is MUST_SHOW_WIN, only declarations are
+    offered. With the option off the seat may discard and play on."""
+    position = arrange(start(rules=UNTIMED), {1: codes(WINNING_15)}, indicator=code("B13"))
+    state = signed(position)
+    spare = rack_of(state, 1, table)[-1]
+    answer = table.apply(state, move(DISCARD, 1, spare))
+    assert_illegal(answer, game_pb2.ILLEGAL_REASON_MUST_SHOW_WIN)
+    assert {m.kind for m in table.legal(state, 1)} == {WIN}
+    free = signed(
+        arrange(start(rules=PLAY_ON), {1: codes(WINNING_15)}, indicator=code("B13"))
+    )
+    assert table.apply(free, move(DISCARD, 1, spare)).legal
+
+
+def test_gosterme_not_played(table: Table) -> None:
+    """§8.3: the okey.gg preset plays no gösterme: the twin's holder is refused
+    (GOSTERME_NOT_PLAYED) and never offered it."""
+    state, seat = gosterme_table(table, preset="okey.gg")
+    view = table.view(state, seat)
+    assert not view.ruleset.gosterme_played
+    assert_illegal(table.apply(state, move(GOSTERME, seat)),
+                   game_pb2.ILLEGAL_REASON_GOSTERME_NOT_PLAYED)
+    assert GOSTERME not in {m.kind for m in table.legal(state, seat)}
 
 
 def test_wall_not_empty(table: Table) -> None:
@@ -250,10 +325,11 @@ def test_hand_does_not_win(table: Table) -> None:
     assert_illegal(answer, game_pb2.ILLEGAL_REASON_HAND_DOES_NOT_WIN)
 
 
-def gosterme_table(table: Table) -> tuple[state_pb2.GameState, int]:
-    """A fresh deal and a seat other than the first that holds the indicator's twin."""
+def gosterme_table(table: Table, preset: str = "") -> tuple[state_pb2.GameState, int]:
+    """A fresh deal (under `preset`) and a seat other than the first that holds the
+    indicator's twin."""
     for number in range(200):
-        state = table.deal(f"gosterme-{number}")
+        state = table.deal(f"gosterme-{number}", preset=preset)
         indicator = table.view(state, 0).indicator
         for seat in range(state.player_count):
             if seat == state.turn_seat:

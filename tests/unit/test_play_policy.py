@@ -1,7 +1,8 @@
 """The bots' policy of `okey play` (docs/play.md, "How the other seats play"): it reads
 only its seat's PlayerView and LegalMoves, and picks gösterme, then a win (an okey
-discard first), then a wall draw, then END_ROUND, then the discard with the fewest
-connections (never an okey, ties to the tile received last)."""
+discard first), then a wall draw, then the last discard of an empty wall (offered only
+to finish with it), then END_ROUND, then the discard with the fewest connections (never
+an okey, ties to the tile received last)."""
 
 from __future__ import annotations
 
@@ -213,12 +214,30 @@ def test_draws_from_the_wall_never_takes_the_discard():
     assert chosen.kind == game_pb2.MOVE_KIND_DRAW_FROM_WALL
 
 
-def test_with_the_wall_empty_ends_the_round():
-    """docs/rules.md §8.5: the wall is empty: take the discard or end; the policy ends."""
+def test_with_the_wall_empty_takes_the_last_discard_to_finish():
+    """docs/rules.md §8.5: the wall is empty and the last discard is offered, which it is
+    only to a seat that can finish with it: the policy takes it (and then declares)."""
     legal = [move(game_pb2.MOVE_KIND_TAKE_DISCARD), move(game_pb2.MOVE_KIND_END_ROUND)]
     chosen = choose_move(view("R1"), legal)
     assert chosen is not None
+    assert chosen.kind == game_pb2.MOVE_KIND_TAKE_DISCARD
+
+
+def test_with_the_wall_empty_and_no_discard_offered_ends_the_round():
+    """docs/rules.md §8.5: ending the round is the only way on: the policy ends it."""
+    chosen = choose_move(view("R1"), [move(game_pb2.MOVE_KIND_END_ROUND)])
+    assert chosen is not None
     assert chosen.kind == game_pb2.MOVE_KIND_END_ROUND
+
+
+def test_a_win_that_must_be_shown_is_declared():
+    """docs/rules.md §8.4, §8.5: a seat that must show its win, or finish with the last
+    discard, is offered only declarations: the policy declares."""
+    rack = "R1 R2 R3 Y5 B5 K5 R9 R10 R11 R12 K10 K11 K12 K13 B2"
+    legal = [move(game_pb2.MOVE_KIND_DECLARE_WIN, one("B2"))]
+    chosen = choose_move(view(rack), legal)
+    assert chosen is not None
+    assert chosen.kind == game_pb2.MOVE_KIND_DECLARE_WIN
 
 
 def test_a_lone_move_of_another_kind_is_played():
@@ -234,7 +253,8 @@ def test_a_lone_move_of_another_kind_is_played():
 def test_rounds_played_by_the_policy_alone_end_and_keep_its_promises(seed, players):
     """Every seat plays the policy from its own view and legal moves (as the engine's
     GameService answers would give them): the round ends within its bound; the policy
-    never takes a discard, never throws an okey, and never lets an offered win pass."""
+    takes a discard only from an empty wall's end (to finish: its next move declares),
+    never throws an okey, and never lets an offered win pass."""
     state = start_round(deal(Ruleset(move_timer_seconds=0), players, 0, seed=seed))
     bound = 4 + 4 * len(state.wall)  # each wall tile: at most gösterme, draw, discard
     for _ in range(bound):
@@ -244,7 +264,10 @@ def test_rounds_played_by_the_policy_alone_end_and_keep_its_promises(seed, playe
         legal = [move_to_proto(m) for m in legal_moves(state, seat)]
         chosen = choose_move(view_to_proto(player_view(state, seat), state), legal)
         assert chosen is not None
-        assert chosen.kind != game_pb2.MOVE_KIND_TAKE_DISCARD
+        if chosen.kind == game_pb2.MOVE_KIND_TAKE_DISCARD:
+            assert not state.wall
+        if state.must_finish:
+            assert chosen.kind == game_pb2.MOVE_KIND_DECLARE_WIN
         played = move_from_proto(chosen, "move")
         if chosen.kind == game_pb2.MOVE_KIND_DISCARD:
             assert not any(m.kind == game_pb2.MOVE_KIND_DECLARE_WIN for m in legal)

@@ -22,19 +22,27 @@ def test_defaults_are_the_classic_rules_of_rules_md():
     ("name", "differences"),
     [
         ("classic", {}),
-        ("okey.gg", {"scoring_mode": ScoringMode.TARGET, "target_points": 21}),
-        ("101", {"game": Game.OKEY_101, "runs_13_to_1": False}),
+        (
+            "okey.gg",
+            {
+                "scoring_mode": ScoringMode.TARGET,
+                "target_points": 21,
+                "gosterme_played": False,
+                "must_show_win": False,
+            },
+        ),
+        ("101", {"game": Game.OKEY_101, "runs_13_to_1": False, "must_show_win": False}),
         ("tournament", {"gosterme_scores": False, "countdown_winners": 1}),
-        ("points-limit", {"gosterme_in_first_turn": True}),
-        ("penalty", {"scoring_mode": ScoringMode.PENALTY}),
+        ("points-limit", {"gosterme_in_first_turn": True, "must_show_win": False}),
+        ("penalty", {"scoring_mode": ScoringMode.PENALTY, "must_show_win": False}),
     ],
     ids=[
         "classic-is-the-defaults",
-        "okey.gg-plays-no-kafa-yet-and-scores-to-a-target-of-21",
-        "101-has-no-12-13-1-runs",
+        "okey.gg-plays-no-kafa-yet-nor-gosterme-scores-to-a-target-of-21-need-not-show",
+        "101-has-no-12-13-1-runs-and-no-duty-to-show",
         "tournament-scores-no-gosterme-and-the-highest-wins",
-        "points-limit-shows-gosterme-in-the-first-turn",
-        "penalty-accumulates-penalties",
+        "points-limit-shows-gosterme-in-the-first-turn-need-not-show",
+        "penalty-accumulates-penalties-need-not-show",
     ],
 )
 def test_preset_is_the_defaults_with_its_differences(name, differences):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from game_support import arrange, code, codes, drain_wall, give, outcome_of, play, start, tile
+from game_support import arrange, code, codes, end_dry, give, outcome_of, play, start, tile
 from okey_rules.errors import InvalidInputError
 from okey_rules.game_types import GameState, Move, MoveKind
 from okey_rules.hand_types import WinKind
@@ -276,7 +276,7 @@ def test_drawn_round_scores_nothing_otherwise(mode):
         ("classic", 20, (-3, -1, -2, -3), (1, 2)),
         ("tournament", 20, (-2, 0, -2, -2), (1,)),
         ("points-limit", 20, (-3, -1, -2, -3), (1, 2)),
-        ("okey.gg", 0, (0, 2, 1, 0), (1,)),
+        ("okey.gg", 0, (0, 2, 0, 0), (1,)),
         ("penalty", 0, (3, 1, 2, 3), (1,)),
     ],
 )
@@ -284,7 +284,8 @@ def test_preset_scores_as_its_rules_text(name, start, deltas, winners):
     """§9.3: seat 1 wins by melds and seat 2 shows gösterme, under each
     preset: the Japanese rules text (classic), the Russian tournament scoring
     (no gösterme; the single highest wins), the French online table, okey.gg
-    (a target game) and the Italian penalty table. A one-round game
+    (a target game that plays no gösterme, §8.3: seat 2's scores nothing) and
+    the Italian penalty table. A one-round game
     (game_rounds 1) ends at once, so each preset's winners show too."""
     rules = preset(name)
     assert start_table(rules, 4) == Table((start,) * 4)
@@ -499,13 +500,12 @@ def test_result_of_outcome_maps_the_deal_seats_to_the_table_seats():
 
 
 def test_result_of_outcome_of_a_drawn_state():
-    """§8.5, §9.4: a round that ended with the wall empty is a drawn result,
-    with its gösterme."""
+    """§8.5, §9.4: a round that ended with the wall empty (by the last discard, or
+    by the next seat declining it) is a drawn result, with its gösterme."""
     state = arrange(start(players=4, dealer=0), {}, indicator=code("B13"))
     state = give(state, 2, state.gosterme_tile())
     state = play(state, Move(MoveKind.GOSTERME, 2))
-    state = drain_wall(state)
-    state = play(state, Move(MoveKind.END_ROUND, state.turn))
+    state = end_dry(state)
     result = result_of_outcome(outcome_of(state), state, [0, 1, 2, 3])
     assert result == RoundResult(drawn=True, gosterme=(2,))
     assert score_round(Ruleset(), 4, None, result).deltas == (-1, -1, 0, -1)

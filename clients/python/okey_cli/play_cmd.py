@@ -66,9 +66,9 @@ _TURN_ENDERS = {
     game_pb2.MOVE_KIND_END_ROUND,
     game_pb2.MOVE_KIND_TIMEOUT,
 }
-# Bounds, never reached in a real round: a bot turn is at most gösterme, draw, discard;
-# a round has at most ~100 turns (the wall holds at most 77 tiles and once it is empty
-# the next bot ends the round).
+# Bounds, never reached in a real round: a bot turn is at most gösterme, draw (or take),
+# discard (or win); a round has at most ~100 turns (the wall holds at most 77 tiles, and
+# once it is empty the round ends with the last discard or the next seat's turn, §8.5).
 _MAX_BOT_STEPS = 4
 _MAX_BOT_TURNS = 1000
 # A bound on a game's rounds (a countdown game of drawn rounds would never end). The
@@ -82,14 +82,15 @@ _ENDLESS_MODES = (ruleset_pb2.SCORING_MODE_PENALTY, ruleset_pb2.SCORING_MODE_ZER
 
 HELP = """commands (tiles in notation: R7, Y13, B1, K12, F; case does not matter):
   d, draw          draw the next tile of the wall
-  t, take          take the top tile of the previous seat's pile
+  t, take          take the top tile of the previous seat's pile (the wall empty:
+                   only to finish with it)
   x TILE, discard TILE
                    discard TILE (with two copies in your rack, either one)
   x                discard the tile you received last (the one just drawn or taken)
   w TILE, win TILE finish: discard TILE onto the indicator, show the other 14 tiles
   w, win           finish with a discard LegalMoves offers (an okey first)
   g, gosterme      show the indicator's twin (before your first draw)
-  e, end           with the wall empty: decline the previous discard, the round is drawn
+  e, end           with the wall empty: decline the last discard, the round is drawn
   ?, moves         list your legal moves (LegalMoves)
   hint             what the bots' policy would play in your place
   s, show          show the table again

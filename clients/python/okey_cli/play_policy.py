@@ -8,13 +8,18 @@ words; in order of precedence:
 1. GOSTERME when offered (it is only recorded, and costs nothing).
 2. DECLARE_WIN when offered: the first offered move whose tile is an okey
    (finishing with an okey scores double), else the first offered move in the
-   order LegalMoves lists them (rack order).
-3. DRAW_FROM_WALL when offered (the wall still has tiles). The previous
-   discard is never taken.
-4. END_ROUND when offered (the wall is empty: the round ends drawn).
-5. DISCARD: never an okey; of the other tiles, the one with the fewest
+   order LegalMoves lists them (rack order). A seat that must show its win
+   (docs/rules.md §8.4) or that took the last discard (§8.5) is offered
+   nothing else.
+3. DRAW_FROM_WALL when offered (the wall still has tiles). While the wall
+   has tiles the previous discard is never taken.
+4. TAKE_DISCARD when offered with the wall empty (no DRAW_FROM_WALL): it is
+   offered then only to a seat that can finish with it (§8.5), so the seat
+   takes it and declares the win next.
+5. END_ROUND when offered (the wall is empty: the round ends drawn).
+6. DISCARD: never an okey; of the other tiles, the one with the fewest
    connections (see `connections`), ties going to the tile received last.
-6. Anything else LegalMoves offers (only TIMEOUT, which `okey play` never
+7. Anything else LegalMoves offers (only TIMEOUT, which `okey play` never
    meets because it plays untimed): the first move.
 """
 
@@ -112,7 +117,13 @@ def choose_move(
     wins = by_kind.get(game_pb2.MOVE_KIND_DECLARE_WIN, [])
     if wins:
         return next((m for m in wins if is_okey(m.tile, view.okey)), wins[0])
-    for kind in (game_pb2.MOVE_KIND_DRAW_FROM_WALL, game_pb2.MOVE_KIND_END_ROUND):
+    # TAKE_DISCARD is offered beside DRAW_FROM_WALL too; it is reached only when the wall
+    # is empty, where it is offered only to finish with it.
+    for kind in (
+        game_pb2.MOVE_KIND_DRAW_FROM_WALL,
+        game_pb2.MOVE_KIND_TAKE_DISCARD,
+        game_pb2.MOVE_KIND_END_ROUND,
+    ):
         if kind in by_kind:
             return by_kind[kind][0]
     discards = by_kind.get(game_pb2.MOVE_KIND_DISCARD, [])

@@ -89,7 +89,8 @@ def table_lines(
     turn = "your turn" if view.turn_seat == human else f"{seats.whose(view.turn_seat)} turn"
     todo = _PHASE_TODO.get(view.phase, "?")
     if view.phase == state_pb2.PHASE_DRAW and view.wall_size == 0:
-        todo = "the wall is empty: take the previous discard (t) or end the round (end)"
+        # §8.5: the round waits on a seat only when it can finish with the last discard.
+        todo = "the wall is empty: take the last discard and finish (t), or end the round (end)"
     lines = [
         f"-- move {view.move_number}: {turn}: {todo}",
         f"indicator {painter.tile(view.indicator)}, okey {painter.tile(view.okey)}, "
@@ -136,6 +137,7 @@ def event_lines(
     """What each event tells the human's seat. A private tile (drawn from the wall) is shown
     only when the human drew it (to nobody once the human has left the game)."""
     lines = []
+    previous: int | None = None
     for event in events:
         actor = seats.who(event.seat)
         visible = event.HasField("tile") and (not event.private or event.seat == seats.human)
@@ -155,7 +157,13 @@ def event_lines(
         elif kind == game_pb2.EVENT_KIND_ROUND_WON:
             lines.append(f"{actor} finished, discarding {tile} onto the indicator")
         elif kind == game_pb2.EVENT_KIND_ROUND_DRAWN:
-            lines.append(f"{actor} ended the round: the wall is empty")
+            if previous == game_pb2.EVENT_KIND_DISCARDED:
+                # §8.5: the discard of the last wall tile ended the round by itself.
+                lines.append(f"the wall is empty and {actor} cannot finish with that tile:"
+                             " the round is drawn")
+            else:
+                lines.append(f"{actor} ended the round: the wall is empty")
+        previous = kind
     return lines
 
 
@@ -202,9 +210,12 @@ def moves_lines(legal: Sequence[game_pb2.Move], painter: render.Painter) -> list
 
 
 def notices(legal: Sequence[game_pb2.Move], painter: render.Painter) -> list[str]:
-    """What the human's own LegalMoves offer that is easy to miss: gösterme, and a finish."""
+    """What the human's own LegalMoves offer that is easy to miss: gösterme, a finish (and
+    that it must be made, docs/rules.md §8.4-§8.5), and the last discard of an empty wall
+    (offered only to a seat that can finish with it)."""
     lines = []
-    if any(m.kind == game_pb2.MOVE_KIND_GOSTERME for m in legal):
+    kinds = {m.kind for m in legal}
+    if game_pb2.MOVE_KIND_GOSTERME in kinds:
         lines.append("you may show gosterme (g): you hold the indicator's twin")
     wins: list[str] = []
     for move in legal:
@@ -212,7 +223,11 @@ def notices(legal: Sequence[game_pb2.Move], painter: render.Painter) -> list[str
         if move.kind == game_pb2.MOVE_KIND_DECLARE_WIN and name not in wins:
             wins.append(name)
     if wins:
-        lines.append(f"your hand finishes: win {' or '.join(wins)}")
+        must = "" if game_pb2.MOVE_KIND_DISCARD in kinds else " (you must: no plain discard)"
+        lines.append(f"your hand finishes: win {' or '.join(wins)}{must}")
+    if game_pb2.MOVE_KIND_TAKE_DISCARD in kinds and game_pb2.MOVE_KIND_DRAW_FROM_WALL not in kinds:
+        lines.append("the last discard finishes your hand: take it (t) and win, or end the"
+                     " round (end)")
     return lines
 
 
