@@ -388,6 +388,7 @@ def _declare_win(state: GameState, code: int) -> MoveResult:
         phase=Phase.ROUND_OVER,
         deadline_ms=0,
         outcome=outcome,
+        must_finish=False,
     )
     return _legal(next_state, [Event(EventKind.ROUND_WON, state.turn, code, outcome=outcome)])
 

@@ -154,6 +154,7 @@ def test_wall_empty_the_seat_on_turn_may_take_the_last_discard_only_to_finish():
     assert after_take
     assert {m.kind for m in after_take} == {MoveKind.DECLARE_WIN}
     won = play(took, after_take[0])
+    assert not won.must_finish
     assert won.outcome is not None
     assert not won.outcome.drawn
     assert won.outcome.winner == seat
