@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 GENERATED := server/okey/v1/.generated
-PROTOS := $(wildcard proto/okey/v1/*.proto)
+PROTOS := $(wildcard proto/okey/v1/*.proto proto_internal/okey/internal/v1/*.proto)
 HOST ?= 127.0.0.1
 PORT ?= 50051
 

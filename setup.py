@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent
 GENERATOR = ROOT / "scripts" / "gen_protos.py"
 # Where gen_protos.py writes (the same place as `make gen`), relative to ROOT.
 STUBS_DIR = "server/okey"
-STUB_PACKAGES = ("okey", "okey.v1")
+STUB_PACKAGES = ("okey", "okey.v1", "okey.internal", "okey.internal.v1")
 
 
 def generate_stubs() -> None:

@@ -1,101 +1,116 @@
-"""Committed deals: a secret seed derived from a deal id, and its public commitment.
+"""Committed deals: the commitment to a secret seed and the inputs it binds, and keyed ids.
 
-Stateless commit-and-reveal (docs/dealing.md, "Fairness you can verify"):
-the server picks a random deal id, derives the seed as
-HMAC-SHA256(key, "okey-seed\\0" || deal id) and publishes only SHA-256 of the
-seed. Later it recomputes the seed from the id alone; anyone can check it
-against the commitment and re-derive the deal. Players' client seeds are
-mixed into the seed the shuffle runs on (docs/dealing.md, "Client seeds"),
-so a server that committed first cannot steer the deal they add entropy to.
+Commit and reveal (docs/dealing.md, "Fairness you can verify"): before the
+players give their client seeds, the server draws a secret seed and
+publishes only a commitment, SHA-256 over the seed and every other input of
+the deal (game, seats, dealer, method, round, how many client seeds and, if
+committed up front, their hashes), so exactly one deal fits it. After the
+round it reveals the seed and the inputs; anyone can recompute the
+commitment and re-derive the deal. Players' client seeds are mixed into the
+seed the shuffle runs on (docs/dealing.md, "Client seeds"), one per seat in
+seat order, so a server that committed first cannot steer the deal and a
+dealer cannot reorder them unnoticed.
 
->>> seed = derive_seed(b"k" * 32, "00" * 16)
->>> len(seed), commitment_for(seed) == commitment_for(seed)
-(64, True)
+>>> inputs = CommittedInputs("classic", 4, 0, "informal", 1, 4, ())
+>>> len(commitment_for("secret", inputs))
+64
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 import struct
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from okey_rules.errors import InvalidInputError
 from okey_rules.shuffle import MAX_SEED_BYTES, seed_bytes
 
-SEED_LABEL = b"okey-seed\x00"
-DEAL_ID_HEX_DIGITS = 32
-_DEAL_ID = re.compile(r"[0-9a-f]{32}")
+COMMITMENT_LABEL = b"okey-rules commitment v1\x00"
+SEEDED_ID_LABEL = b"okey-rules seeded deal id v1\x00"
+SEEDED_ID_BYTES = 16  # 32 hex digits
+_LENGTH = struct.Struct(">I")  # u32be: every string is prefixed by its byte length
+CLIENT_SEED_HASH_BYTES = 32  # SHA-256
 
 
-def check_deal_id(deal_id: str, field: str = "deal_id") -> str:
-    """A deal id is 32 lower-case hex digits (16 random bytes); anything else is invalid."""
-    if not _DEAL_ID.fullmatch(deal_id):
-        raise InvalidInputError(field, "a deal id is 32 lower-case hex digits")
-    return deal_id
+class CommitmentMismatchError(InvalidInputError):
+    """A deal under a commitment asked with an input other than the committed one."""
 
 
-# A committed deal id is 12 random bytes and a 4-byte tag, HMAC-SHA256(key,
-# label || those 12 bytes) cut short, all as 32 hex digits. The tag lets a
-# server tell a deal id another key issued (an instance configured with a
-# different signing key, or a seeded deal's id) from its own and refuse it
-# clearly, instead of dealing or revealing an unrelated seed. It is a check
-# of configuration, not of security: the commitment is what binds the seed.
-DEAL_ID_NONCE_BYTES = 12
-DEAL_ID_TAG_LABEL = b"okey.v1.deal-id-tag\x00"
+@dataclass(frozen=True, slots=True)
+class CommittedInputs:
+    """Everything a commitment binds besides the seed (docs/dealing.md gives the encoding)."""
+
+    game: str  # "classic" or "101"
+    player_count: int
+    dealer: int
+    method: str  # "informal" or "formal"
+    round: int
+    client_seed_count: int  # player_count (one per seat) or 0
+    client_seed_hashes: tuple[bytes, ...]  # SHA-256 per seat, in seat order; () if not given
 
 
-def _deal_id_tag(key: bytes, nonce: bytes) -> str:
-    return hmac.new(key, DEAL_ID_TAG_LABEL + nonce, hashlib.sha256).hexdigest()[
-        : DEAL_ID_HEX_DIGITS - 2 * DEAL_ID_NONCE_BYTES
-    ]
+def commitment_for(seed: str, inputs: CommittedInputs) -> str:
+    """The public commitment: lower-case hex SHA-256 of
+
+    "okey-rules commitment v1\\0" || lp(seed) || lp(game) || lp(method)
+    || u32be(player_count) || u32be(dealer) || u32be(round)
+    || u32be(client_seed_count) || u32be(number of hashes) || each 32-byte hash,
+
+    where lp(s) is u32be(byte length of s) || s, strings in UTF-8.
+    """
+    parts = [COMMITMENT_LABEL]
+    for text in (seed, inputs.game, inputs.method):
+        data = text.encode("utf-8")
+        parts += (_LENGTH.pack(len(data)), data)
+    for number in (
+        inputs.player_count, inputs.dealer, inputs.round, inputs.client_seed_count,
+        len(inputs.client_seed_hashes),
+    ):
+        parts.append(_LENGTH.pack(number))
+    parts.extend(inputs.client_seed_hashes)
+    return hashlib.sha256(b"".join(parts)).hexdigest()
 
 
-def tagged_deal_id(key: bytes, nonce: bytes) -> str:
-    """A committed deal id under `key` from `nonce` (12 random bytes)."""
-    if len(nonce) != DEAL_ID_NONCE_BYTES:
-        raise ValueError(f"a deal id nonce is {DEAL_ID_NONCE_BYTES} bytes")
-    return nonce.hex() + _deal_id_tag(key, nonce)
+def client_seed_hash(client_seed: str) -> bytes:
+    """SHA-256 of a client seed's UTF-8 bytes: what a player commits to up front."""
+    return hashlib.sha256(client_seed.encode("utf-8")).digest()
 
 
-def check_issued_deal_id(key: bytes, deal_id: str, field: str = "deal_id") -> str:
-    """A well-formed deal id that CommitSeed issued under `key`; INVALID_ARGUMENT otherwise."""
-    check_deal_id(deal_id, field)
-    nonce_hex = deal_id[: 2 * DEAL_ID_NONCE_BYTES]
-    expected = _deal_id_tag(key, bytes.fromhex(nonce_hex))
-    if not hmac.compare_digest(deal_id[2 * DEAL_ID_NONCE_BYTES :], expected):
-        raise InvalidInputError(
-            field,
-            "not a deal id CommitSeed issued under this server's signing key (instances "
-            "of one table must share the key; a seeded deal has no secret to reveal)",
+def check_committed_client_seeds(
+    inputs: CommittedInputs, client_seeds: Sequence[str], field: str = "client_seeds"
+) -> None:
+    """The client seeds a deal under `inputs` must take: the committed count, in seat order,
+    each hashing to its seat's committed hash when hashes were committed."""
+    if len(client_seeds) != inputs.client_seed_count:
+        wanted = (
+            "no client seeds" if not inputs.client_seed_count
+            else f"exactly {inputs.client_seed_count} client seeds, one per seat in seat order"
         )
-    return deal_id
+        raise CommitmentMismatchError(
+            field, f"{len(client_seeds)} client seeds given; this commitment takes {wanted}"
+        )
+    for seat, (text, committed) in enumerate(
+        zip(client_seeds, inputs.client_seed_hashes, strict=False)
+    ):
+        if not hmac.compare_digest(client_seed_hash(text), committed):
+            raise CommitmentMismatchError(
+                f"{field}[{seat}]",
+                f"this is not the client seed committed for seat {seat} (its SHA-256 differs)",
+            )
 
 
-def derive_seed(key: bytes, deal_id: str) -> str:
-    """The committed deal's seed: hex HMAC-SHA256(key, "okey-seed\\0" || deal id as ASCII)."""
-    check_deal_id(deal_id)
-    return hmac.new(key, SEED_LABEL + deal_id.encode("ascii"), hashlib.sha256).hexdigest()
-
-
-DEAL_ID_LABEL = b"okey.v1.deal-id\x00"
-
-
-def seeded_deal_id(seed: str) -> str:
-    """A seeded deal's id: the first 32 hex digits of SHA-256("okey.v1.deal-id\\0" || seed)."""
-    digest = hashlib.sha256(DEAL_ID_LABEL + seed.encode("utf-8")).hexdigest()
-    return digest[:DEAL_ID_HEX_DIGITS]
-
-
-def commitment_for(seed: str) -> str:
-    """The public commitment to a seed: hex SHA-256 of its UTF-8 bytes."""
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+def seeded_deal_id(id_key: bytes, seed: str) -> str:
+    """A seeded deal's id: the first 16 bytes, in hex, of HMAC-SHA256(id_key,
+    "okey-rules seeded deal id v1\\0" || seed). Keyed, so a guessable seed cannot be found
+    from the id, and servers with different keys give different ids."""
+    digest = hmac.new(id_key, SEEDED_ID_LABEL + seed.encode("utf-8"), hashlib.sha256).digest()
+    return digest[:SEEDED_ID_BYTES].hex()
 
 
 CLIENT_SEEDS_LABEL = b"okey.v1.client-seeds\x00"
 MAX_CLIENT_SEEDS = 8
-_LENGTH = struct.Struct(">I")  # u32be: every mixed-in string is prefixed by its byte length
 
 
 def client_seed_bytes(client_seeds: Sequence[str], field: str = "client_seeds") -> list[bytes]:

@@ -60,6 +60,9 @@ class Config:
                                repr=False)
     # True when no key was configured and `signing_key` is a fresh random one.
     signing_key_generated: bool = True
+    # Keys this server no longer seals with but whose tokens (states, deal ids)
+    # it still opens: the keys being rotated out (docs/operations.md).
+    previous_signing_keys: tuple[bytes, ...] = field(default=(), repr=False)
     # TLS: PEM certificate chain and private key; with a client CA, mutual TLS
     # (clients must present a certificate that CA signed). None = plaintext.
     tls_cert: bytes | None = field(default=None, repr=False)
@@ -126,9 +129,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--signing-key",
-        help="secret for state MACs and seed commitments, hex or text (OKEY_SIGNING_KEY; "
+        help="secret the states and deal ids are sealed with, hex or text (OKEY_SIGNING_KEY; "
         f"prefer the variable: flags show in `ps`); at least {MIN_SIGNING_KEY_BYTES} bytes. "
         "Unset: a random key per start",
+    )
+    parser.add_argument(
+        "--previous-signing-keys",
+        help="keys being rotated out, comma-separated, each hex or text "
+        "(OKEY_PREVIOUS_SIGNING_KEYS): states and deal ids sealed under them are still "
+        "accepted, nothing new is sealed with them. Needs a signing key",
     )
     parser.add_argument("--tls-cert", help="PEM certificate chain file: serve TLS (OKEY_TLS_CERT)")
     parser.add_argument("--tls-key", help="PEM private key file for --tls-cert (OKEY_TLS_KEY)")
@@ -284,17 +293,34 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
     }
 
     key_text, key_source = _pick(args.signing_key, env, "OKEY_SIGNING_KEY")
+    previous_text, previous_source = _pick(
+        args.previous_signing_keys, env, "OKEY_PREVIOUS_SIGNING_KEYS"
+    )
     if key_text is None:
+        if previous_text:
+            parser.error(f"{previous_source} needs a signing key (OKEY_SIGNING_KEY) to rotate to")
         return Config(host, port, level, grace, **extra)  # type: ignore[arg-type]
-    key = parse_signing_key(key_text)
+    key = _signing_key(parser, key_text, key_source)
+    previous = tuple(
+        _signing_key(parser, text.strip(), f"{previous_source} (key {index + 1})")
+        for index, text in enumerate((previous_text or "").split(","))
+        if text.strip()
+    )
+    return Config(
+        host, port, level, grace, key, False, previous, **extra  # type: ignore[arg-type]
+    )
+
+
+def _signing_key(parser: argparse.ArgumentParser, text: str, source: str) -> bytes:
+    key = parse_signing_key(text)
     if len(key) < MIN_SIGNING_KEY_BYTES:
         # Said without the key itself: the message may end up in a log.
         got = "is empty" if not key else f"is {len(key)} bytes"
         parser.error(
-            f"{key_source} {got}; a signing key needs at least {MIN_SIGNING_KEY_BYTES} bytes "
+            f"{source} {got}; a signing key needs at least {MIN_SIGNING_KEY_BYTES} bytes "
             f"(for example 64 hex digits), or leave it unset for a random key per start"
         )
-    return Config(host, port, level, grace, key, False, **extra)  # type: ignore[arg-type]
+    return key
 
 
 def _read_pem(parser: argparse.ArgumentParser, value: tuple[str | None, str]) -> bytes | None:

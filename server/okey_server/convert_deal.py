@@ -1,9 +1,8 @@
-"""okey_rules.deal_types.Deal -> okey.v1.DealResponse and the opening okey.v1.GameState."""
+"""okey_rules.deal_types.Deal -> okey.v1.DealResponse with the opening state sealed."""
 
 from __future__ import annotations
 
 from okey.v1 import deal_pb2
-from okey_rules.deal_fairness import commitment_for
 from okey_rules.deal_types import (
     Deal,
     DealMethod,
@@ -12,12 +11,9 @@ from okey_rules.deal_types import (
     rack_notation,
 )
 from okey_rules.errors import InvalidInputError
-from okey_rules.game101_types import State101
-from okey_rules.game_types import GameState
 from okey_rules.tiles import TILE_OF_CODE
 
 from okey_server.convert_ruleset import GAME_TO_PROTO
-from okey_server.convert_state import state_to_proto
 from okey_server.convert_tile import fill_tile, tile_messages
 
 METHOD_TO_DOMAIN: dict[int, DealMethod] = {
@@ -61,14 +57,9 @@ def _fill_formal(target: deal_pb2.FormalDeal, formal: FormalProcedure) -> None:
         )
 
 
-def deal_to_proto(dealt: Deal, key: bytes, state: GameState | State101, committed: bool = False
-                  ) -> deal_pb2.DealResponse:
-    """The Deal answer with its signed opening `state`; a committed deal's seed stays out of it."""
+def deal_to_proto(dealt: Deal) -> deal_pb2.DealResponse:
+    """The Deal answer's tiles and procedure (seed, ids and state are the caller's to add)."""
     response = deal_pb2.DealResponse(
-        seed="" if committed else dealt.seed,
-        commitment=commitment_for(dealt.seed),
-        deal_id=state.deal_id,
-        round=state.round,
         method=METHOD_TO_PROTO[dealt.method],
         game=GAME_TO_PROTO[dealt.game],
         player_count=dealt.player_count,
@@ -82,5 +73,4 @@ def deal_to_proto(dealt: Deal, key: bytes, state: GameState | State101, committe
     response.wall.extend(tile_messages(dealt.wall))
     if dealt.formal is not None:
         _fill_formal(response.formal, dealt.formal)
-    response.state.CopyFrom(state_to_proto(state, key))
     return response

@@ -20,6 +20,7 @@ from okey_rules.tiles import TILE_OF_CODE
 from okey_server.convert_state import PHASE_TO_PROTO, fill_outcome, ruleset_proto_cached
 from okey_server.convert_tile import fill_tile, tile_from_proto, tile_message, tile_messages
 from okey_server.convert_time import ms_timestamp, timestamp_ms
+from okey_server.deal_ref import fill_deal_facts
 
 MOVE_KIND_TO_PROTO: dict[MoveKind, int] = {
     MoveKind.DRAW_FROM_WALL: game_pb2.MOVE_KIND_DRAW_FROM_WALL,
@@ -116,9 +117,9 @@ def view_to_proto(view: PlayerView, state: GameState) -> game_pb2.PlayerViewResp
         turn_seat=view.turn,
         phase=PHASE_TO_PROTO[view.phase],  # type: ignore[arg-type]
         move_number=view.move_number,
-        deal_id=view.deal_id,
         round=view.round,
     )
+    fill_deal_facts(answer, view.deal_id)
     fill_tile(answer.indicator, TILE_OF_CODE[view.indicator])
     fill_tile(answer.okey, state.okey)
     for seat in view.seats:

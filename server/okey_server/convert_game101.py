@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from okey.internal.v1 import round_state_pb2
 from okey.v1 import game_pb2, hand_pb2, state_pb2
 from okey_rules.errors import InvalidInputError, check_seat
 from okey_rules.game101_types import (
@@ -31,6 +32,7 @@ from okey_rules.tiles import TILE_OF_CODE
 
 from okey_server.convert_ruleset import ruleset_to_proto
 from okey_server.convert_tile import fill_tile, tile_from_proto, tile_messages
+from okey_server.deal_ref import fill_deal_facts
 
 PHASE_TO_PROTO: dict[Phase101, int] = {
     Phase101.FIRST_DISCARD: state_pb2.PHASE_FIRST_DISCARD,
@@ -99,7 +101,7 @@ _ONE_TILE = (
 # --- the opaque state -------------------------------------------------------------------------
 
 
-def fill_state_101(message: state_pb2.GameState, state: State101) -> None:
+def fill_state_101(message: round_state_pb2.GameState, state: State101) -> None:
     """Writes a 101 round into an (unsigned) GameState message."""
     message.player_count = state.player_count
     message.dealer_seat = state.dealer
@@ -146,7 +148,9 @@ def fill_state_101(message: state_pb2.GameState, state: State101) -> None:
         fill_outcome_101(message.outcome, state.outcome)
 
 
-def state_101_from_proto(message: state_pb2.GameState, rules: Ruleset, field: str) -> State101:
+def state_101_from_proto(
+    message: round_state_pb2.GameState, rules: Ruleset, field: str
+) -> State101:
     """A 101 round from a GameState whose MAC has been checked (the server wrote it)."""
     phase = PHASE_TO_DOMAIN.get(message.phase)
     if phase is None:  # only a server of another version could have signed this
@@ -308,9 +312,9 @@ def view_101_to_proto(state: State101, seat: int) -> game_pb2.PlayerViewResponse
         turn_seat=state.turn,
         phase=PHASE_TO_PROTO[state.phase],  # type: ignore[arg-type]
         move_number=state.move_number,
-        deal_id=state.deal_id,
         round=state.round,
     )
+    fill_deal_facts(answer, state.deal_id)
     answer.ruleset.CopyFrom(ruleset_to_proto(state.rules))
     fill_tile(answer.indicator, TILE_OF_CODE[state.indicator])
     fill_tile(answer.okey, state.okey)

@@ -13,8 +13,9 @@ from okey_rules.tiles import okey_for
 
 from okey_server.convert_hand import WIN_KIND_TO_PROTO
 from okey_server.convert_ruleset import ruleset_from_proto
-from okey_server.convert_state import any_state_from_proto
+from okey_server.convert_state import state_from_token
 from okey_server.convert_tile import COLOR_TO_DOMAIN, tile_from_proto, tiles_from_proto
+from okey_server.sealing import KeyRing
 
 WIN_KIND_TO_DOMAIN = {value: kind for kind, value in WIN_KIND_TO_PROTO.items()}
 RULE_TO_PROTO: dict[ScoreRule, int] = {
@@ -66,8 +67,8 @@ def rules_for(
     return state.rules
 
 
-def finished_state(message: object, key: bytes, field: str) -> GameState | State101:
-    state = any_state_from_proto(message, key, field)  # type: ignore[arg-type]
+def finished_state(token: bytes, keys: KeyRing, field: str) -> GameState | State101:
+    state = state_from_token(token, keys, field)
     if state.outcome is None:
         raise InvalidInputError(field, "the round is not over yet: score its finished state")
     return state

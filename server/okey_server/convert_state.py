@@ -1,11 +1,14 @@
-"""okey_rules GameState <-> the signed okey.v1.GameState, and the round outcome for answers.
+"""okey_rules GameState <-> the sealed state token, and the round outcome for answers.
 
-A state coming in is trusted only once its MAC checks out with the server's
-key; it is then decoded without re-judging the rules (the server built it).
+A state is encoded as the server's internal message (okey.internal.v1.GameState)
+and sealed (okey_server.sealing). A token coming in is trusted only once it
+opens under a key of the server's ring; it is then decoded without re-judging
+the rules (the server built it).
 """
 
 from __future__ import annotations
 
+from okey.internal.v1 import round_state_pb2
 from okey.v1 import hand_pb2, ruleset_pb2, state_pb2
 from okey_rules.bounded_cache import BoundedCache
 from okey_rules.errors import InvalidInputError
@@ -19,7 +22,7 @@ from okey_server.convert_game101 import fill_state_101, state_101_from_proto
 from okey_server.convert_hand import WIN_KIND_TO_PROTO, arrangement_bytes
 from okey_server.convert_ruleset import ruleset_from_proto, ruleset_to_proto
 from okey_server.convert_tile import fill_tile, tile_from_proto, tile_messages
-from okey_server.state_mac import sign_state, state_mac_ok
+from okey_server.sealing import STATE, KeyRing, seal, unseal
 
 PHASE_TO_PROTO: dict[Phase, int] = {
     Phase.FIRST_DISCARD: state_pb2.PHASE_FIRST_DISCARD,
@@ -39,16 +42,14 @@ _RULESETS_KEPT = 256
 _ruleset_of_wire: BoundedCache[bytes, Ruleset] = BoundedCache(_RULESETS_KEPT)
 _ruleset_message: BoundedCache[Ruleset, ruleset_pb2.Ruleset] = BoundedCache(_RULESETS_KEPT)
 
-# The states this server signed or decoded lately, by (key, MAC). A table's
+# The states this server sealed or opened lately, by their token. A table's
 # next call carries the state the last answer issued (the next ApplyMove, the
-# four seats' PlayerViews), so most incoming states were built here moments
-# ago. A MAC that checks out under the key names exactly the bytes that were
-# signed, so a hit is the same state the full decoding would give; the MAC is
-# still checked on every call. States are immutable: sharing them is safe.
+# four seats' PlayerViews), so most incoming tokens were sealed here moments
+# ago. Sealing is deterministic and authenticated: a token equal byte for
+# byte to one this process sealed or opened holds that very state, so a hit
+# skips opening and decoding it. States are immutable: sharing them is safe.
 _STATES_KEPT = 1024
-_decoded_states: BoundedCache[tuple[bytes, bytes], GameState | State101] = BoundedCache(
-    _STATES_KEPT
-)
+_decoded_states: BoundedCache[bytes, GameState | State101] = BoundedCache(_STATES_KEPT)
 
 
 def _state_ruleset(message: ruleset_pb2.Ruleset, state_field: str) -> Ruleset:
@@ -87,12 +88,12 @@ def _tag(message: type, name: str, wire_type: int) -> bytes:
 
 _BYTE = tuple(bytes((value,)) for value in range(0x80))
 _VARINT, _LENGTH_DELIMITED = 0, 2
-_SEATS = _tag(state_pb2.GameState, "seats", _LENGTH_DELIMITED)
-_WALL = _tag(state_pb2.GameState, "wall", _LENGTH_DELIMITED)
-_RACK = _tag(state_pb2.SeatState, "rack", _LENGTH_DELIMITED)
-_DISCARDS = _tag(state_pb2.SeatState, "discards", _LENGTH_DELIMITED)
-_DRAWS = _tag(state_pb2.SeatState, "draws", _VARINT)
-_GOSTERME = _tag(state_pb2.SeatState, "gosterme", _VARINT) + _BYTE[1]
+_SEATS = _tag(round_state_pb2.GameState, "seats", _LENGTH_DELIMITED)
+_WALL = _tag(round_state_pb2.GameState, "wall", _LENGTH_DELIMITED)
+_RACK = _tag(round_state_pb2.SeatState, "rack", _LENGTH_DELIMITED)
+_DISCARDS = _tag(round_state_pb2.SeatState, "discards", _LENGTH_DELIMITED)
+_DRAWS = _tag(round_state_pb2.SeatState, "draws", _VARINT)
+_GOSTERME = _tag(round_state_pb2.SeatState, "gosterme", _VARINT) + _BYTE[1]
 # A tile code is below 0x80, so it is a one-byte varint and a packed list of
 # codes is just their bytes: `bytes(codes)`.
 if len(TILE_OF_CODE) > 0x80:
@@ -120,22 +121,26 @@ def _piles_wire(state: GameState) -> bytes:
     return b"".join(parts)
 
 
-def state_to_proto(state: GameState | State101, key: bytes) -> state_pb2.GameState:
-    """The state (classic or Okey 101) as the opaque, signed message clients carry."""
+def state_token(state: GameState | State101, keys: KeyRing | bytes) -> bytes:
+    """The state (classic or Okey 101) as the sealed token clients carry."""
+    token = seal(keys, STATE, _internal_message(state).SerializeToString(deterministic=True))
+    _decoded_states.put(token, state)
+    return token
+
+
+def _internal_message(state: GameState | State101) -> round_state_pb2.GameState:
     if isinstance(state, State101):
-        message = state_pb2.GameState(ruleset=ruleset_proto_cached(state.rules))
+        message = round_state_pb2.GameState(ruleset=ruleset_proto_cached(state.rules))
         fill_state_101(message, state)
-        sign_state(message, key)
-        _decoded_states.put((key, message.mac), state)
         return message
-    message = state_pb2.GameState(
+    message = round_state_pb2.GameState(
         ruleset=ruleset_proto_cached(state.rules),  # copied into the new message
         player_count=state.player_count,
         dealer_seat=state.dealer,
         indicator=state.indicator,
         okey_face=state.okey.face,
         turn_seat=state.turn,
-        phase=PHASE_TO_PROTO[state.phase],
+        phase=PHASE_TO_PROTO[state.phase],  # type: ignore[arg-type]
         move_number=state.move_number,
         deal_id=state.deal_id,
         round=state.round,
@@ -148,15 +153,15 @@ def state_to_proto(state: GameState | State101, key: bytes) -> state_pb2.GameSta
     if state.outcome is not None:
         # The state keeps the outcome without its arrangement: answers rebuild it.
         fill_outcome(message.outcome, state.outcome, state, with_arrangement=False)
-    sign_state(message, key)
-    _decoded_states.put((key, message.mac), state)
     return message
 
 
-def state_from_proto(message: state_pb2.GameState, key: bytes, field: str = "state") -> GameState:
+def classic_state_from_token(
+    token: bytes, keys: KeyRing | bytes, field: str = "state"
+) -> GameState:
     """A classic round's state a client passed back; INVALID_ARGUMENT on `field` unless the
     server issued it, and on its game for an Okey 101 state."""
-    state = any_state_from_proto(message, key, field)
+    state = state_from_token(token, keys, field)
     if isinstance(state, State101):
         raise InvalidInputError(
             f"{field}.ruleset.game", "an Okey 101 round's state is not accepted here yet"
@@ -164,44 +169,30 @@ def state_from_proto(message: state_pb2.GameState, key: bytes, field: str = "sta
     return state
 
 
-def any_state_from_proto(
-    message: state_pb2.GameState, key: bytes, field: str = "state", cached: bool = True
+def state_from_token(
+    token: bytes, keys: KeyRing | bytes, field: str = "state", cached: bool = True
 ) -> GameState | State101:
     """The state (classic or Okey 101) a client passed back; INVALID_ARGUMENT on `field`
-    unless the server issued it. `cached=False` decodes the message in full even when the
-    state is one this process issued or decoded lately (tests hold the two to each other)."""
-    if not message.mac:
-        # Sizing the message is only needed to tell a missing state from an unsigned one.
-        if not message.ByteSize():
-            raise InvalidInputError(
-                field, "a state is required: pass the state a deal or a move returned"
-            )
-        raise InvalidInputError(
-            f"{field}.mac", "the state carries no MAC: pass it exactly as the server issued it"
-        )
-    if not state_mac_ok(message, key):
-        raise InvalidInputError(
-            f"{field}.mac",
-            "the state's MAC does not match: it was changed after the server issued it,"
-            " or issued under another signing key",
-        )
-    if not cached:
-        return _decode_state(message, field)
-    known = _decoded_states.get((key, message.mac))
-    if known is not None:
-        return known
-    state = _decode_state(message, field)
-    _decoded_states.put((key, message.mac), state)
+    unless a key of the ring sealed it. `cached=False` opens and decodes the token in full
+    even when this process sealed or opened it lately (tests hold the two to each other)."""
+    if cached:
+        known = _decoded_states.get(token)
+        if known is not None:
+            return known
+    plaintext, _ = unseal(keys, STATE, token, field, "state")
+    state = _decode_state(round_state_pb2.GameState.FromString(plaintext), field)
+    if cached:
+        _decoded_states.put(token, state)
     return state
 
 
-def _decode_state(message: state_pb2.GameState, field: str) -> GameState | State101:
-    """The state a signed message holds, its MAC already checked."""
+def _decode_state(message: round_state_pb2.GameState, field: str) -> GameState | State101:
+    """The state an opened token holds."""
     rules = _state_ruleset(message.ruleset, field)
     if rules.game is Game.OKEY_101:
         return state_101_from_proto(message, rules, field)
     phase = PHASE_TO_DOMAIN.get(message.phase)
-    if phase is None:  # only a server of another version could have signed this
+    if phase is None:  # only a server of another version could have sealed this
         raise InvalidInputError(f"{field}.phase", f"unknown phase value {message.phase}")
     outcome = None
     if message.HasField("outcome"):

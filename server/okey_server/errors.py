@@ -134,7 +134,8 @@ def invalid_input_status(exc: InvalidInputError, trailing_metadata: Metadata = (
     """
     field = bounded_field(exc.field)
     description = bounded_description(exc.description)
-    reason = reason_for(field)
+    # A sealed token that does not open says why in its own reason.
+    reason = getattr(exc, "reason", None) or reason_for(field)
     bad_request = error_details_pb2.BadRequest(
         field_violations=[
             error_details_pb2.BadRequest.FieldViolation(

@@ -1,7 +1,7 @@
-"""okey.v1.GameService: signed state in, the engine's judgement, signed state out.
+"""okey.v1.GameService: sealed state in, the engine's judgement, sealed state out.
 
 Stateless: every call carries the state the server issued, checked against
-its MAC before anything else; the rules are in okey_rules.game.
+its seal before anything else; the rules are in okey_rules.game.
 """
 
 from __future__ import annotations
@@ -33,8 +33,10 @@ from okey_server.convert_game101 import (
     move_101_to_proto,
     view_101_to_proto,
 )
-from okey_server.convert_state import any_state_from_proto, state_to_proto
+from okey_server.convert_state import state_from_token, state_token
 from okey_server.deal_request import deal_for_request
+from okey_server.round_status import round_status
+from okey_server.sealing import KeyRing
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
@@ -42,12 +44,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     okey_rules.game101 (Okey 101): the state's ruleset says which game it is."""
 
     def __init__(self, config: Config) -> None:
-        self._key = config.signing_key
+        self._keys = KeyRing(config.signing_key, config.previous_signing_keys)
 
     async def ApplyMove(  # noqa: N802 (the RPC's name)
         self, request: game_pb2.ApplyMoveRequest, _context: grpc.aio.ServicerContext
     ) -> game_pb2.ApplyMoveResponse:
-        state = any_state_from_proto(request.state, self._key)
+        state = state_from_token(request.state, self._keys)
         if isinstance(state, State101):
             return self._apply_101(state, request)
         move = move_from_proto(request.move, "move")
@@ -59,7 +61,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 message=result.message,
             )
         answer = game_pb2.ApplyMoveResponse(
-            legal=True, state=state_to_proto(result.state, self._key)
+            legal=True,
+            state=state_token(result.state, self._keys),
+            status=round_status(result.state),
         )
         fill_events(answer.events, result.events, result.state)
         return answer
@@ -67,7 +71,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     async def LegalMoves(  # noqa: N802 (the RPC's name)
         self, request: game_pb2.LegalMovesRequest, _context: grpc.aio.ServicerContext
     ) -> game_pb2.LegalMovesResponse:
-        state = any_state_from_proto(request.state, self._key)
+        state = state_from_token(request.state, self._keys)
         if isinstance(state, State101):
             moves_101 = legal_moves_101(state, request.seat)
             return game_pb2.LegalMovesResponse(moves=[move_101_to_proto(m) for m in moves_101])
@@ -77,7 +81,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     async def PlayerView(  # noqa: N802 (the RPC's name)
         self, request: game_pb2.PlayerViewRequest, _context: grpc.aio.ServicerContext
     ) -> game_pb2.PlayerViewResponse:
-        state = any_state_from_proto(request.state, self._key)
+        state = state_from_token(request.state, self._keys)
         if isinstance(state, State101):
             return view_101_to_proto(state, request.seat)
         return view_to_proto(player_view(state, request.seat), state)
@@ -96,8 +100,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         result = replay(state, log)
         answer = game_pb2.ReplayResponse(
             legal=result.legal,
-            state=state_to_proto(result.state, self._key),
+            state=state_token(result.state, self._keys),
             moves_applied=result.applied,
+            status=round_status(result.state),
         )
         if not result.legal:
             answer.illegal_index = result.illegal_index
@@ -116,8 +121,11 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 reason=REASON_101_TO_PROTO[result.reason] if result.reason else 0,  # type: ignore[arg-type]
                 message=result.message,
             )
-        answer = game_pb2.ApplyMoveResponse(legal=True)
-        answer.state.CopyFrom(state_to_proto(result.state, self._key))
+        answer = game_pb2.ApplyMoveResponse(
+            legal=True,
+            state=state_token(result.state, self._keys),
+            status=round_status(result.state),
+        )
         fill_events_101(answer.events, result.events, result.state.outcome)
         return answer
 
@@ -129,8 +137,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             for index, entry in enumerate(request.moves)
         ]
         legal, final, applied, events, reason, message = replay_101(state, log)
-        answer = game_pb2.ReplayResponse(legal=legal, moves_applied=applied)
-        answer.state.CopyFrom(state_to_proto(final, self._key))
+        answer = game_pb2.ReplayResponse(
+            legal=legal,
+            moves_applied=applied,
+            state=state_token(final, self._keys),
+            status=round_status(final),
+        )
         if not legal:
             answer.illegal_index = applied
             answer.reason = REASON_101_TO_PROTO[reason] if reason else 0  # type: ignore[assignment]
@@ -141,9 +153,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     def _replay_start(self, request: game_pb2.ReplayRequest) -> GameState | State101:
         start = request.WhichOneof("start")
         if start == "state":
-            state = any_state_from_proto(request.state, self._key)
+            state = state_from_token(request.state, self._keys)
         elif start == "deal":
-            state = _redealt(request.deal, self._key)
+            state = _redealt(request.deal, self._keys)
         else:
             raise InvalidInputError(
                 "start", "a replay starts from a deal request (with its seed) or from a state"
@@ -153,18 +165,19 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         return state
 
 
-def _redealt(request: deal_pb2.DealRequest, key: bytes) -> GameState | State101:
-    """The opening state of a seeded deal, dealt again; errors name ``deal.<field>``."""
+def _redealt(request: deal_pb2.DealRequest, keys: KeyRing) -> GameState | State101:
+    """The opening state of a seeded or stacked deal, dealt again; errors name
+    ``deal.<field>``."""
     if request.deal_id or request.commit:
         field = "deal.deal_id" if request.deal_id else "deal.commit"
         raise InvalidInputError(
             field, "a committed deal cannot be re-dealt: replay from its opening state instead"
         )
-    if not request.seed:
+    if not request.seed and not request.HasField("stacked"):
         raise InvalidInputError(
             "deal.seed", "replaying from a deal needs the seed it was dealt with"
         )
     try:
-        return deal_for_request(request, key).state
+        return deal_for_request(request, keys).state
     except InvalidInputError as exc:
         raise InvalidInputError(f"deal.{exc.field}", exc.description) from exc

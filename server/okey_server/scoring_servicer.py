@@ -32,6 +32,7 @@ from okey_server.convert_scoring import (
     rules_for,
     table_from_proto,
 )
+from okey_server.sealing import KeyRing
 
 DEFAULT_PLAYERS = 4
 # The next round's dealer and number (scoring.proto ScoreRoundResponse.next_dealer_seat,
@@ -43,7 +44,7 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
     """Thin: every scoring rule is in okey_rules.scoring; this class translates."""
 
     def __init__(self, config: Config) -> None:
-        self._key = config.signing_key
+        self._keys = KeyRing(config.signing_key, config.previous_signing_keys)
 
     async def ScoreRound(  # noqa: N802 (the RPC's name)
         self, request: scoring_pb2.ScoreRoundRequest, _context: grpc.aio.ServicerContext
@@ -115,7 +116,7 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
         if which is None:
             raise InvalidInputError(field, "give the round: a finished state or a result")
         if which == "state":
-            return finished_state(entry.state, self._key, f"{field}.state")
+            return finished_state(entry.state, self._keys, f"{field}.state")
         return None
 
     @staticmethod
