@@ -8,8 +8,8 @@
 
 /** A request to apply one move. */
 export interface ApplyMoveRequest {
-  /** The state as the server issued it. */
-  state?: GameState;
+  /** The sealed state (an opaque token) as the server issued it. */
+  state: string /* base64 */;
   /** The move. */
   move?: Move;
   /**
@@ -23,14 +23,22 @@ export interface ApplyMoveRequest {
 export interface ApplyMoveResponse {
   /** True when the move was legal and applied. */
   legal: boolean;
-  /** Legal: the next state, signed. Unset when illegal. */
-  state?: GameState;
+  /**
+   * Legal: the next state, sealed (an opaque token for the table to keep and
+   * pass to the next call). Empty when illegal.
+   */
+  state: string /* base64 */;
   /** Legal: what the move caused, in order. */
   events: Event[];
   /** Illegal: why. */
   reason: IllegalReason;
   /** Illegal: the reason in plain words. */
   message: string;
+  /**
+   * Legal: the public facts of the next state (whose turn, phase, deadline,
+   * outcome). Unset when illegal.
+   */
+  status?: RoundStatus;
 }
 
 /**
@@ -312,20 +320,88 @@ export declare const ColourDouble: {
   readonly COLOUR_DOUBLE_RED_OR_BLACK: 'COLOUR_DOUBLE_RED_OR_BLACK';
 };
 
-/** A request to commit to a new secret seed. */
+/** A request to commit to a new secret seed and to the inputs of its deal. */
 export interface CommitSeedRequest {
+  /**
+   * A named preset (as DealRequest.preset); with `ruleset`, the rules the
+   * deal must be made under.
+   */
+  preset: string;
+  /** Rule options over the preset (as DealRequest.ruleset). */
+  ruleset?: Ruleset;
+  /** Number of seats (as DealRequest.player_count; 0 means 4). */
+  playerCount: number;
+  /** The dealer's seat (as DealRequest.dealer_seat). */
+  dealerSeat: number;
+  /** The deal method (as DealRequest.method). */
+  method: DealMethod;
+  /** The round number (as DealRequest.round; 0 means 1). */
+  round: number;
+  /**
+   * The hex SHA-256 (64 lower-case hex digits) of each seat's client seed,
+   * in seat order, exactly player_count of them: each player commits to a
+   * seed of their own before the server draws its secret one, and reveals
+   * it only after the commitment is published. Required unless
+   * `no_client_seeds` is set.
+   */
+  clientSeedHashes: string[];
+  /**
+   * The deal takes no client seeds (the server's seed alone decides it, so
+   * the players rely on the operator not to pick among seeds before
+   * committing). Excludes `client_seed_hashes`.
+   */
+  noClientSeeds: boolean;
 }
 
-/** A commitment to a secret seed. */
+/** A commitment to a secret seed and to the inputs of one deal. */
 export interface CommitSeedResponse {
-  /** The new deal id (32 lower-case hex digits): pass it as DealRequest.deal_id. */
+  /**
+   * The secret deal id, an opaque token for the table backend only: pass it
+   * as DealRequest.deal_id, and later to RevealSeed. Whoever holds it can
+   * deal the round, so it must never reach a seat before the round is over.
+   */
   dealId: string;
   /**
-   * Hex SHA-256 of the secret seed (64 lower-case hex digits), to publish
-   * before the players give their client seeds.
+   * The commitment (64 lower-case hex digits) to the secret seed and
+   * `inputs`, to publish before the players give their client seeds.
    */
   commitment: string;
+  /** The inputs the commitment binds, as resolved. */
+  inputs?: CommittedInputs;
 }
+
+/**
+ * What a commitment binds besides the secret seed: a deal under it with
+ * any other input is refused.
+ */
+export interface CommittedInputs {
+  /** The game. */
+  game: Game;
+  /** Number of seats. */
+  playerCount: number;
+  /** The dealer's seat. */
+  dealerSeat: number;
+  /** The deal method (never UNSPECIFIED). */
+  method: DealMethod;
+  /** The round number (1-based). */
+  round: number;
+  /**
+   * How many client seeds the deal takes: player_count (one per seat, in
+   * seat order) or 0 (`no_client_seeds`).
+   */
+  clientSeedCount: number;
+  /** The hex SHA-256 of each seat's client seed, in seat order. */
+  clientSeedHashes: string[];
+}
+
+/** How a round's tiles were dealt. */
+export type DealKind = 'DEAL_KIND_UNSPECIFIED' | 'DEAL_KIND_SEEDED' | 'DEAL_KIND_COMMITTED' | 'DEAL_KIND_STACKED';
+export declare const DealKind: {
+  readonly DEAL_KIND_UNSPECIFIED: 'DEAL_KIND_UNSPECIFIED';
+  readonly DEAL_KIND_SEEDED: 'DEAL_KIND_SEEDED';
+  readonly DEAL_KIND_COMMITTED: 'DEAL_KIND_COMMITTED';
+  readonly DEAL_KIND_STACKED: 'DEAL_KIND_STACKED';
+};
 
 /** How the tiles reach the racks. */
 export type DealMethod = 'DEAL_METHOD_UNSPECIFIED' | 'DEAL_METHOD_INFORMAL' | 'DEAL_METHOD_FORMAL';
@@ -358,7 +434,7 @@ export interface DealRequest {
    * The seed all randomness comes from: any string of 1-256 UTF-8 bytes, used
    * byte for byte (no normalisation). Empty: the server draws 32 secure
    * random bytes and uses their 64 lower-case hex digits (returned in the
-   * response). Must be empty when `commit` is set.
+   * response). Must be empty with `deal_id` or `stacked`.
    */
   seed: string;
   /**
@@ -366,24 +442,26 @@ export interface DealRequest {
    * stack that gets the spare), then die 2 (the indicator's position from
    * the bottom), then a further die 2 for every time die 2 hit a false joker.
    * Exactly the dice the procedure uses: a missing re-roll or a surplus die
-   * is INVALID_ARGUMENT on `dice`. Empty: the dice come from the seed.
+   * is INVALID_ARGUMENT on `dice`. Empty: the dice come from the seed. Must
+   * be empty with `deal_id`: a committed deal's dice always come from its
+   * seed.
    */
   dice: number[];
   /**
-   * Commit instead of revealing: the server derives a secret seed from a new
-   * deal id and its signing key, and returns the deal id and the commitment
-   * (SHA-256 of the seed) but not the seed. RevealSeed gives the seed later.
-   */
-  commit: boolean;
-  /**
-   * Deal from the seed committed earlier by CommitSeed under this deal id
-   * (32 hex digits, as a server with this signing key issued it: an id
-   * another key issued is refused). `seed` must be empty and `commit` unset.
+   * Deal under a commitment made by CommitSeed: its secret deal id, as a
+   * server holding the same key (current or previous) issued it. Every
+   * input must be the committed one (game, player_count, dealer_seat,
+   * method, round, and the ruleset's other options): a difference is
+   * INVALID_ARGUMENT naming the field. `seed`, `dice` and `stacked` must be
+   * empty.
    */
   dealId: string;
   /**
    * The players' own entropy, mixed into the shuffle in the order given
    * (docs/dealing.md, "Client seeds"): at most 8, each 1-256 UTF-8 bytes.
+   * Under a commitment: exactly the committed ones, one per seat in seat
+   * order (seat 0's first), each hashing to its seat's committed hash; none
+   * when committed with `no_client_seeds`.
    */
   clientSeeds: string[];
   /**
@@ -396,24 +474,33 @@ export interface DealRequest {
    * from it. Unset: the first turn is not timed.
    */
   now?: string /* RFC 3339 timestamp, e.g. "2026-12-01T18:00:00Z" */;
+  /**
+   * A position on purpose (as a chess FEN sets up a board): the racks, wall
+   * and indicator given tile by tile instead of shuffled. The state and its
+   * views are marked DEAL_KIND_STACKED; it cannot be committed or revealed.
+   * `seed`, `dice`, `client_seeds` and `deal_id` must be empty and the
+   * method informal.
+   */
+  stacked?: StackedDeal;
 }
 
 /** A dealt round. */
 export interface DealResponse {
   /**
-   * The seed the deal was computed from. Empty for a committed deal (then
-   * see `commitment` and `deal_id`).
+   * The seed the deal was computed from. Empty for a committed or stacked
+   * deal.
    */
   seed: string;
   /**
-   * Hex SHA-256 of the seed's UTF-8 bytes (64 lower-case hex digits). Set on
-   * every deal; the promise to publish before play for a committed deal.
+   * A committed deal: the commitment (64 lower-case hex digits) to the seed
+   * and the bound inputs, the promise published before play. Empty
+   * otherwise.
    */
   commitment: string;
   /**
-   * The deal's id (32 lower-case hex digits), bound into its game state. For
-   * a committed deal RevealSeed takes it; for a seeded deal it is derived
-   * from the seed (docs/dealing.md).
+   * A committed deal: its secret deal id, for the table backend only
+   * (RevealSeed takes it; never show it to a seat). A seeded deal: its keyed
+   * id (32 hex digits), safe to show. Empty for a stacked deal.
    */
   dealId: string;
   /** The method used (never UNSPECIFIED). */
@@ -444,14 +531,16 @@ export interface DealResponse {
   /** The formal procedure; unset for an informal deal. */
   formal?: FormalDeal;
   /**
-   * The opening game state, signed: opaque to clients (see GameState), to be
-   * passed back as it is to the game service.
+   * The opening state, sealed: an opaque token the table backend keeps and
+   * passes back as it is to the game service (docs/game.md).
    */
-  state?: GameState;
+  state: string /* base64 */;
   /** The client seeds mixed into the shuffle, as given. */
   clientSeeds: string[];
   /** The round number (1-based). */
   round: number;
+  /** The public facts of the opening state. */
+  status?: RoundStatus;
 }
 
 /**
@@ -464,7 +553,7 @@ export interface DealResponse {
  *
  * An illegal move or a losing hand is never an error: it is a normal answer.
  */
-export type ErrorReason = 'ERROR_REASON_UNSPECIFIED' | 'ERROR_REASON_MALFORMED_REQUEST' | 'ERROR_REASON_INVALID_TILES' | 'ERROR_REASON_INVALID_INDICATOR' | 'ERROR_REASON_INVALID_OKEY' | 'ERROR_REASON_INVALID_RULESET' | 'ERROR_REASON_INVALID_DEAL' | 'ERROR_REASON_INVALID_DICE' | 'ERROR_REASON_INVALID_SEED' | 'ERROR_REASON_INVALID_INPUT' | 'ERROR_REASON_INVALID_STATE' | 'ERROR_REASON_INVALID_MOVE' | 'ERROR_REASON_INVALID_ROUND' | 'ERROR_REASON_INVALID_SCORES';
+export type ErrorReason = 'ERROR_REASON_UNSPECIFIED' | 'ERROR_REASON_MALFORMED_REQUEST' | 'ERROR_REASON_INVALID_TILES' | 'ERROR_REASON_INVALID_INDICATOR' | 'ERROR_REASON_INVALID_OKEY' | 'ERROR_REASON_INVALID_RULESET' | 'ERROR_REASON_INVALID_DEAL' | 'ERROR_REASON_INVALID_DICE' | 'ERROR_REASON_INVALID_SEED' | 'ERROR_REASON_INVALID_INPUT' | 'ERROR_REASON_INVALID_STATE' | 'ERROR_REASON_INVALID_MOVE' | 'ERROR_REASON_INVALID_ROUND' | 'ERROR_REASON_INVALID_SCORES' | 'ERROR_REASON_COMMITMENT_MISMATCH' | 'ERROR_REASON_TOKEN_VERSION' | 'ERROR_REASON_UNKNOWN_KEY';
 export declare const ErrorReason: {
   readonly ERROR_REASON_UNSPECIFIED: 'ERROR_REASON_UNSPECIFIED';
   readonly ERROR_REASON_MALFORMED_REQUEST: 'ERROR_REASON_MALFORMED_REQUEST';
@@ -480,6 +569,9 @@ export declare const ErrorReason: {
   readonly ERROR_REASON_INVALID_MOVE: 'ERROR_REASON_INVALID_MOVE';
   readonly ERROR_REASON_INVALID_ROUND: 'ERROR_REASON_INVALID_ROUND';
   readonly ERROR_REASON_INVALID_SCORES: 'ERROR_REASON_INVALID_SCORES';
+  readonly ERROR_REASON_COMMITMENT_MISMATCH: 'ERROR_REASON_COMMITMENT_MISMATCH';
+  readonly ERROR_REASON_TOKEN_VERSION: 'ERROR_REASON_TOKEN_VERSION';
+  readonly ERROR_REASON_UNKNOWN_KEY: 'ERROR_REASON_UNKNOWN_KEY';
 };
 
 /** One thing a move caused. */
@@ -556,103 +648,6 @@ export declare const Game: {
   readonly GAME_OKEY_101: 'GAME_OKEY_101';
 };
 
-/**
- * The full state of a round as the server issued it. OPAQUE TO CLIENTS: a
- * client carries it from call to call unchanged (the server keeps nothing)
- * and never reads or builds it; its fields are the server's compact internal
- * encoding (tiles as packed integer codes, not Tile messages) and may change
- * between server versions. What a client shows comes from the answers, whose
- * tiles are always Tile messages. It holds hidden information (every rack and
- * the wall order), so it belongs to the table's backend, never to a player's
- * device. Tamper-evident: `mac` authenticates every other field, and a state
- * whose MAC fails is refused.
- */
-export interface GameState {
-  /** The rules in force, fully resolved: every optional field is set. */
-  ruleset?: Ruleset;
-  /**
-   * Number of seats, 2-4 (classic) or 4 (Okey 101). Seats are numbered
-   * 0..player_count-1 in turn order: seat (s + 1) % player_count plays after
-   * seat s (it sits on s's right; play runs counter-clockwise).
-   */
-  playerCount: number;
-  /** The dealer's seat. */
-  dealerSeat: number;
-  /** The face-up indicator as a packed tile code (never a false joker). */
-  indicator: number;
-  /** Internal: the okey's face code, derived from the indicator. */
-  okeyFace: number;
-  /** Per seat, indexed by seat number: rack and discard pile. */
-  seats: SeatState[];
-  /**
-   * The wall (Okey 101: the bank) as packed tile codes in draw order: the
-   * first element is drawn next. Holds the indicator as its last element
-   * only when ruleset.indicator_drawable_last is set.
-   */
-  wall: number[];
-  /** The seat on turn. */
-  turnSeat: number;
-  /** What the seat on turn must do next. */
-  phase: Phase;
-  /** Moves played so far in this round; 0 right after the deal. */
-  moveNumber: number;
-  /**
-   * The deal this state belongs to: a committed deal's id, or for a seeded
-   * deal an id derived from its seed (docs/dealing.md, "Deal ids").
-   */
-  dealId: string;
-  /** The round number within the table's game, from DealRequest.round. */
-  round: number;
-  /**
-   * When the seat on turn must have moved, in milliseconds since the Unix
-   * epoch; 0 when the turn is not timed.
-   */
-  turnDeadlineMs: string /* 64-bit integer */;
-  /** The seat that moved first this round. */
-  firstSeat: number;
-  /** The round's outcome once it is over; unset before. */
-  outcome?: RoundOutcome;
-  /** The seats that showed gösterme, in the order they showed it. */
-  gostermeOrder: number[];
-  /** Okey 101: the melds on the table, by index. */
-  table: TableMeldState[];
-  /** Okey 101: the discard taken this turn as a packed code + 1 (0: none). */
-  taken: number;
-  /** Okey 101: this turn's laying moves, oldest first. */
-  laid: LayActionState[];
-  /**
-   * Okey 101: how many tiles this turn's take-backs returned (only the last
-   * tile placed comes back free: past one, the take-back penalty, once a
-   * turn).
-   */
-  tookBack: number;
-  /** Okey 101: the move number the current turn began with. */
-  turnStart: number;
-  /**
-   * Okey 101, option progressive_opening: the best melds opening's points
-   * so far.
-   */
-  bestOpening: number;
-  /** Okey 101, option progressive_opening: the most pairs opened with so far. */
-  bestPairs: number;
-  /** Okey 101, option riziko: a false joker was turned up at the deal. */
-  riziko: boolean;
-  /**
-   * Classic: the seat on turn took the last discard with the wall empty (only
-   * to finish with it) and must now declare the win.
-   */
-  mustFinish: boolean;
-  /**
-   * HMAC-SHA256 with the server's signing key over the bytes
-   * "okey.v1.GameState\0" followed by the deterministic protobuf
-   * serialization of this message with `mac` cleared. Every field is
-   * covered, the deal id and round included, so a state cannot be spliced
-   * from two states or moved to another deal. A state whose MAC fails is
-   * refused; servers sharing a key accept each other's states.
-   */
-  mac: string /* base64 */;
-}
-
 /** A seat that showed gösterme. */
 export interface GostermeClaim {
   /** The seat. */
@@ -707,32 +702,10 @@ export interface LaidTile {
   standsFor?: Tile;
 }
 
-/** Okey 101: one laying move of the current turn, enough to take it back. */
-export interface LayActionState {
-  /** The okey.v1.MoveKind value of the move. */
-  kind: number;
-  /** A lay-off's meld, or the index of the first meld the move added. */
-  meld: number;
-  /** The tiles it laid, as packed codes. */
-  codes: number[];
-  /** How the seat had opened before it (as SeatState.opened). */
-  openedBefore: number;
-  /**
-   * A lay-off onto a run: 1 its low end, 2 its high end; 3 an okey
-   * retrieval (final).
-   */
-  side: number;
-  /**
-   * An opening: the best opening before it (points, or pairs for a pairs
-   * opening), restored if it is taken back.
-   */
-  bestBefore: number;
-}
-
 /** A request for one seat's legal moves. */
 export interface LegalMovesRequest {
-  /** The state as the server issued it. */
-  state?: GameState;
+  /** The sealed state as the server issued it. */
+  state: string /* base64 */;
   /** The seat asking. */
   seat: number;
   /** The caller's clock. Set: a turn past its deadline offers only TIMEOUT. */
@@ -897,8 +870,8 @@ export interface PlacedTile {
 
 /** A request for what one seat may see. */
 export interface PlayerViewRequest {
-  /** The state as the server issued it. */
-  state?: GameState;
+  /** The sealed state as the server issued it. */
+  state: string /* base64 */;
   /** The seat looking. */
   seat: number;
 }
@@ -933,8 +906,6 @@ export interface PlayerViewResponse {
   turnDeadline?: string /* RFC 3339 timestamp, e.g. "2026-12-01T18:00:00Z" */;
   /** The outcome, once the round is over (the winner's hand is shown to all). */
   outcome?: RoundOutcome;
-  /** The deal and round this state belongs to. */
-  dealId: string;
   /** The round number. */
   round: number;
   /** Okey 101: the melds on the table, by index. */
@@ -944,6 +915,16 @@ export interface PlayerViewResponse {
    * to be laid (unset otherwise).
    */
   takenDiscard?: Tile;
+  /** How the tiles were dealt (a stacked position is marked as such). */
+  dealKind: DealKind;
+  /**
+   * A committed deal: its commitment (64 hex digits), published before the
+   * players gave their client seeds. A view never carries anything that
+   * re-deals the round: the seed and the deal id stay with the table.
+   */
+  commitment: string;
+  /** A seeded deal: its keyed id (RoundStatus.seeded_deal_id). */
+  seededDealId: string;
 }
 
 /** One seat's dealt rack, in machine and human form. */
@@ -971,16 +952,17 @@ export type ReplayRequest = {
 & (
   | {
       /**
-       * A deal request with its seed: the round is re-dealt from it (a
-       * committed deal cannot be re-dealt: start from its state instead).
+       * A deal request with its seed or a stacked position: the round is
+       * dealt from it (a committed deal cannot be re-dealt: start from its
+       * state instead).
        */
       deal: DealRequest;
       state?: never;
     }
   | {
       deal?: never;
-      /** A state the server issued (usually a deal's opening state). */
-      state: GameState;
+      /** A sealed state the server issued (usually a deal's opening state). */
+      state: string /* base64 */;
     }
   | { deal?: never; state?: never; }
 );
@@ -989,8 +971,8 @@ export type ReplayRequest = {
 export interface ReplayResponse {
   /** True when every move was legal. */
   legal: boolean;
-  /** The state after the last legal move, signed. */
-  state?: GameState;
+  /** The sealed state after the last legal move. */
+  state: string /* base64 */;
   /** How many moves were applied. */
   movesApplied: number;
   /** Not legal: the index in `moves` of the first illegal move. */
@@ -1001,20 +983,19 @@ export interface ReplayResponse {
   message: string;
   /** Every event of the applied moves, in order. */
   events: Event[];
+  /** The public facts of `state`. */
+  status?: RoundStatus;
 }
 
 /** A request to reveal a committed deal's seed. */
 export interface RevealSeedRequest {
-  /**
-   * The deal id returned by Deal with `commit: true` or by CommitSeed (32
-   * hex digits).
-   */
+  /** The secret deal id returned by CommitSeed. */
   dealId: string;
   /**
-   * The deal's finished state (phase ROUND_OVER), as the game service
+   * The deal's finished sealed state (phase ROUND_OVER), as the game service
    * issued it: the seed is revealed only once the round is over.
    */
-  state?: GameState;
+  state: string /* base64 */;
 }
 
 /** A revealed seed. */
@@ -1023,8 +1004,13 @@ export interface RevealSeedResponse {
   dealId: string;
   /** The seed of that deal. */
   seed: string;
-  /** Hex SHA-256 of the seed: equal to the deal's published commitment. */
+  /**
+   * The commitment, recomputed from the seed and `inputs` (docs/dealing.md
+   * gives the encoding): equal to the one published before play.
+   */
   commitment: string;
+  /** The inputs the commitment binds. */
+  inputs?: CommittedInputs;
 }
 
 /** One round as input: a finished state or a result given directly. */
@@ -1037,10 +1023,11 @@ export type RoundInput = {
 & (
   | {
       /**
-       * A finished round's state as the server issued it (phase ROUND_OVER).
-       * Its seats are the table's seats still in the game, in order.
+       * A finished round's sealed state as the server issued it (phase
+       * ROUND_OVER). Its seats are the table's seats still in the game, in
+       * order.
        */
-      state: GameState;
+      state: string /* base64 */;
       result?: never;
     }
   | {
@@ -1127,6 +1114,57 @@ export interface RoundResult {
   indicator?: Tile;
   /** The seats that showed gösterme this round, in the order shown. */
   gostermeSeats: number[];
+}
+
+/**
+ * The public facts of a round, given beside every sealed state so that a
+ * table never needs to open the token: whose turn it is, what must happen
+ * next, when the turn times out, whether the round is over and how it
+ * ended. Everything here is safe to show every seat.
+ */
+export interface RoundStatus {
+  /** The game played. */
+  game: Game;
+  /** Number of seats. */
+  playerCount: number;
+  /** The dealer's seat. */
+  dealerSeat: number;
+  /** The round number within the table's game (1-based). */
+  round: number;
+  /** Moves played so far in this round; 0 right after the deal. */
+  moveNumber: number;
+  /** The seat on turn. */
+  turnSeat: number;
+  /** What the seat on turn must do next. */
+  phase: Phase;
+  /** When the seat on turn must have moved; unset when the turn is not timed. */
+  turnDeadline?: string /* RFC 3339 timestamp, e.g. "2026-12-01T18:00:00Z" */;
+  /** True once the round is over (phase ROUND_OVER). */
+  roundOver: boolean;
+  /**
+   * The outcome once the round is over (the winner's hand is shown to
+   * all); unset before.
+   */
+  outcome?: RoundOutcome;
+  /** How the tiles were dealt. */
+  dealKind: DealKind;
+  /**
+   * COMMITTED: the commitment the table published before the players gave
+   * their client seeds (64 hex digits); RevealSeed's answer must match it.
+   * Empty otherwise.
+   */
+  commitment: string;
+  /**
+   * SEEDED: the deal's id, an HMAC of the seed under the server's key (32
+   * hex digits): it names the deal in logs without revealing the seed.
+   * Empty otherwise.
+   */
+  seededDealId: string;
+  /**
+   * Classic: the seat on turn took the last discard of an empty wall (only
+   * to finish with it) and must now declare the win.
+   */
+  mustFinish: boolean;
 }
 
 /**
@@ -1401,30 +1439,6 @@ export declare const ScoringMode: {
   readonly SCORING_MODE_ZERO_SUM: 'SCORING_MODE_ZERO_SUM';
 };
 
-/** One seat's piles, inside the opaque GameState. */
-export interface SeatState {
-  /**
-   * The seat's rack as packed tile codes, in the order received (dealt,
-   * then each tile drawn or taken appended).
-   */
-  rack: number[];
-  /**
-   * The seat's discard pile as packed tile codes, oldest first; the last is
-   * the top, the one the next seat may take.
-   */
-  discards: number[];
-  /** How many times the seat has drawn (from the wall or a discard pile). */
-  draws: number;
-  /** True once the seat has shown gösterme this round. */
-  gosterme: boolean;
-  /** Okey 101: 0 not opened, 1 opened with melds, 2 with pairs. */
-  opened: number;
-  /** Okey 101: the move number of the seat's opening. */
-  openedOnMove: number;
-  /** Okey 101: the seat's penalties this round (okey.v1.Penalty values). */
-  penalties: number[];
-}
-
 /** One seat's public side, as another seat sees it. */
 export interface SeatView {
   /** The seat. */
@@ -1472,6 +1486,34 @@ export interface Stack {
   notation: string;
 }
 
+/**
+ * A position built tile by tile: every one of the 106 tiles exactly once
+ * (copy indexes included) across the racks, the wall and the indicator.
+ */
+export interface StackedDeal {
+  /**
+   * Each seat's rack, indexed by seat (exactly player_count racks): the seat
+   * that moves first holds 15 tiles (Okey 101: the dealer, 22), every other
+   * seat 14 (Okey 101: 21).
+   */
+  racks: StackedRack[];
+  /**
+   * The wall (Okey 101: the bank) in draw order: the first tile is drawn
+   * next. With the ruleset's `indicator_drawable_last` its last tile is the
+   * indicator (the same tile as `indicator`); otherwise the indicator is not
+   * in it.
+   */
+  wall: Tile[];
+  /** The face-up indicator: not a false joker. */
+  indicator?: Tile;
+}
+
+/** One seat's rack in a stacked position. */
+export interface StackedRack {
+  /** The tiles in the order received. */
+  tiles: Tile[];
+}
+
 /** Okey 101: a meld on the table. */
 export interface TableMeld {
   /** Its index, as LAY_OFF names it. */
@@ -1487,18 +1529,6 @@ export interface TableMeld {
   tiles: PlacedTile[];
   /** Its value in points (an okey counts as what it stands for). */
   value: number;
-}
-
-/** Okey 101: a meld on the table, inside the opaque GameState. */
-export interface TableMeldState {
-  /** The seat that laid it. */
-  owner: number;
-  /** 1 set, 2 run, 3 pair. */
-  kind: number;
-  /** Its tiles as packed codes, in order. */
-  codes: number[];
-  /** Per tile, the face (0..51) it stands for. */
-  faces: number[];
 }
 
 /** The table's scores before a round. */
