@@ -15,6 +15,7 @@ import grpc
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 from okey.v1 import errors_pb2
+from okey_rules.deal_fairness import CommitmentMismatchError
 from okey_rules.errors import InvalidInputError
 
 DOMAIN = "okey-rules"
@@ -53,6 +54,7 @@ _NESTED_STATE = re.compile(r"^(round|rounds\[\d+\])\.state(\.|$)")
 REASONS: dict[str, str] = {
     field: errors_pb2.ErrorReason.Name(value) for field, value in _REASON_BY_FIELD.items()
 }
+COMMITMENT_MISMATCH = errors_pb2.ErrorReason.Name(errors_pb2.ERROR_REASON_COMMITMENT_MISMATCH)
 DEFAULT_REASON = errors_pb2.ErrorReason.Name(errors_pb2.ERROR_REASON_INVALID_INPUT)
 NESTED_DEAL = "deal."
 _ROOT = re.compile(r"[^.\[]*")
@@ -134,8 +136,12 @@ def invalid_input_status(exc: InvalidInputError, trailing_metadata: Metadata = (
     """
     field = bounded_field(exc.field)
     description = bounded_description(exc.description)
-    # A sealed token that does not open says why in its own reason.
-    reason = getattr(exc, "reason", None) or reason_for(field)
+    # A sealed token that does not open says why in its own reason, and so does a
+    # deal that strays from its commitment, whatever field it names.
+    if isinstance(exc, CommitmentMismatchError):
+        reason = COMMITMENT_MISMATCH
+    else:
+        reason = getattr(exc, "reason", None) or reason_for(field)
     bad_request = error_details_pb2.BadRequest(
         field_violations=[
             error_details_pb2.BadRequest.FieldViolation(

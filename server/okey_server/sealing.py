@@ -183,7 +183,8 @@ def token_from_text(text: str, field: str, what: str) -> bytes:
     """The bytes of a `text_token`; TokenError on `field` when it is not one."""
     try:
         raw = text.encode("ascii")
-        return base64.urlsafe_b64decode(raw + b"=" * (-len(raw) % 4))
+        # validate: a character outside the alphabet is an error, not skipped.
+        return base64.b64decode(raw + b"=" * (-len(raw) % 4), altchars=b"-_", validate=True)
     except (UnicodeEncodeError, binascii.Error, ValueError):
         raise TokenError(
             field, f"not a {what}: pass it exactly as the server issued it (URL-safe base64)"
