@@ -168,10 +168,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 def _redealt(request: deal_pb2.DealRequest, keys: KeyRing) -> GameState | State101:
     """The opening state of a seeded or stacked deal, dealt again; errors name
     ``deal.<field>``."""
-    if request.deal_id or request.commit:
-        field = "deal.deal_id" if request.deal_id else "deal.commit"
+    if request.deal_id:
         raise InvalidInputError(
-            field, "a committed deal cannot be re-dealt: replay from its opening state instead"
+            "deal.deal_id",
+            "a committed deal cannot be re-dealt here: replay from its opening state instead",
         )
     if not request.seed and not request.HasField("stacked"):
         raise InvalidInputError(
