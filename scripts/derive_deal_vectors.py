@@ -13,10 +13,19 @@ vectors it produces must not be the server's own output played back.
 tests/unit/test_deal_vectors_wellformed.py imports this file by path and
 re-derives every non-error vector from its request, so the vectors and the
 documented algorithm cannot drift apart silently.
+
+What depends on the server's signing key is never pinned: a seeded deal's
+keyed id (`dealId`, `status.seededDealId`), the sealed opening state, and a
+committed deal's secret deal id and commitment (new at every CommitSeed). A
+seeded deal pins its kind (`status.dealKind`) and that it has no commitment
+instead; a committed deal is reached through `given_commitment` (CommitSeed,
+then Deal under the deal id it answers) and pins what the commitment binds;
+a stacked deal (DealRequest.stacked) pins the position it was given.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import struct
@@ -294,7 +303,8 @@ def formal_json(formal: dict[str, Any] | None) -> dict[str, Any] | None:
 def expected_response(request: dict[str, Any]) -> dict[str, Any]:
     """The DealResponse (protobuf JSON, the subset a vector pins) a seeded request must get.
 
-    The opening state is opaque to clients, so a vector does not pin it.
+    The opening state is sealed under the server's key, and so is the seeded
+    deal id (an HMAC of the seed): a vector pins neither, but the deal's kind.
     """
     seed = request["seed"]
     client_seeds = request.get("clientSeeds", [])
@@ -313,12 +323,10 @@ def expected_response(request: dict[str, Any]) -> dict[str, Any]:
     else:
         deal = deal_informal(shuffle_seed, players, dealer, drawable_last)
     okey = okey_face(deal.indicator)
-    deal_id_digest = hashlib.sha256(b"okey.v1.deal-id\x00" + shuffle_seed.encode("utf-8"))
     response: dict[str, Any] = {
         "seed": seed,
-        "commitment": hashlib.sha256(seed.encode("utf-8")).hexdigest(),
-        # docs/dealing.md, "Deal ids": a seeded deal's id comes from the seed its shuffle ran on.
-        "dealId": deal_id_digest.hexdigest()[:32],
+        # deal.proto: only a committed deal has a commitment.
+        "commitment": "",
         "method": "DEAL_METHOD_FORMAL" if formal else "DEAL_METHOD_INFORMAL",
         "game": "GAME_OKEY_101" if is_101 else "GAME_CLASSIC",
         "playerCount": players,
@@ -336,7 +344,129 @@ def expected_response(request: dict[str, Any]) -> dict[str, Any]:
     }
     if client_seeds:  # echoed as given (an empty list is not written in protobuf JSON)
         response["clientSeeds"] = list(client_seeds)
+    response["status"] = opening_status(
+        "DEAL_KIND_SEEDED",
+        request,
+        is_101=is_101,
+        players=players,
+        dealer=dealer,
+        first=deal.first_seat,
+    )
     return response
+
+
+def opening_status(
+    kind: str, request: dict[str, Any], *, is_101: bool, players: int, dealer: int, first: int
+) -> dict[str, Any]:
+    """The RoundStatus of an opening state (state.proto): nothing played, the first seat to
+    discard. A seeded deal's keyed id and a committed deal's commitment are left out (they
+    depend on the server's key or are new at every commitment); the empty ones are pinned."""
+    status: dict[str, Any] = {
+        "game": "GAME_OKEY_101" if is_101 else "GAME_CLASSIC",
+        "playerCount": players,
+        "dealerSeat": dealer,
+        "round": request.get("round", 0) or 1,
+        "moveNumber": 0,
+        "turnSeat": first,
+        "phase": "PHASE_FIRST_DISCARD",
+        "turnDeadline": None,  # no `now` in these requests: the first turn is not timed
+        "roundOver": False,
+        "outcome": None,
+        "dealKind": kind,
+        "mustFinish": False,
+    }
+    if kind != "DEAL_KIND_COMMITTED":
+        status["commitment"] = ""
+    if kind != "DEAL_KIND_SEEDED":
+        status["seededDealId"] = ""
+    return status
+
+
+# --- stacked deals (deal.proto, StackedDeal) ---------------------------------------
+
+
+def code_of(tile: dict[str, Any]) -> int:
+    """A Tile in protobuf JSON as its code (copy * 53 + face; face 52: false joker)."""
+    face = (
+        FALSE_JOKER_FACE
+        if tile.get("falseJoker")
+        else COLOR_ENUMS.index(tile["color"]) * 13 + tile["number"] - 1
+    )
+    return int(tile.get("copy", 0)) * 53 + face
+
+
+def expected_stacked_response(request: dict[str, Any]) -> dict[str, Any]:
+    """The DealResponse a valid stacked request must get: the position as given, marked
+    stacked, with no seed, deal id or commitment (deal.proto, DealRequest.stacked)."""
+    stacked = request["stacked"]
+    ruleset = request.get("ruleset", {})
+    is_101 = request.get("preset") == "101" or ruleset.get("game") == "GAME_OKEY_101"
+    players = request.get("playerCount", 0) or 4
+    dealer = request.get("dealerSeat", 0)
+    first = dealer if is_101 else (dealer + 1) % players
+    racks = [[code_of(t) for t in rack["tiles"]] for rack in stacked["racks"]]
+    indicator = code_of(stacked["indicator"])
+    okey = okey_face(indicator)
+    return {
+        "seed": "",
+        "commitment": "",
+        "dealId": "",
+        "method": "DEAL_METHOD_INFORMAL",
+        "game": "GAME_OKEY_101" if is_101 else "GAME_CLASSIC",
+        "playerCount": players,
+        "dealerSeat": dealer,
+        "firstSeat": first,
+        "indicator": tile_json(indicator),
+        "okey": {"color": COLOR_ENUMS[okey // 13], "number": okey % 13 + 1},
+        "racks": [
+            {"seat": seat, "tiles": tiles_json(rack), "notation": rack_notation(rack)}
+            for seat, rack in enumerate(racks)
+        ],
+        "wall": tiles_json([code_of(t) for t in stacked.get("wall", [])]),
+        "formal": None,
+        "round": request.get("round", 0) or 1,
+        "status": opening_status(
+            "DEAL_KIND_STACKED", request, is_101=is_101, players=players, dealer=dealer, first=first
+        ),
+    }
+
+
+def stacked_position(
+    players: int, dealer: int, is_101: bool, drawable_last: bool, order: list[int]
+) -> dict[str, Any]:
+    """A StackedDeal in protobuf JSON from the 106 codes in `order`: the indicator first,
+    then the racks from the first seat on in turn order (15/14 tiles, Okey 101 22/21), then
+    the wall (ending with the indicator again under indicator_drawable_last)."""
+    assert sorted(order) == list(range(TILE_COUNT))
+    assert not is_false_joker(order[0])
+    indicator, rest = order[0], order[1:]
+    first = dealer if is_101 else (dealer + 1) % players
+    sizes = (22, 21) if is_101 else (15, 14)
+    racks: list[list[int]] = [[] for _ in range(players)]
+    pos = 0
+    for step in range(players):
+        size = sizes[0] if step == 0 else sizes[1]
+        racks[(first + step) % players] = rest[pos : pos + size]
+        pos += size
+    wall = rest[pos:] + ([indicator] if drawable_last else [])
+    return {
+        "racks": [{"tiles": tiles_json(rack)} for rack in racks],
+        "wall": tiles_json(wall),
+        "indicator": tile_json(indicator),
+    }
+
+
+def ordered_tiles(indicator: int) -> list[int]:
+    """The 106 codes in code order with `indicator` moved to the front: a position anyone
+    can read (seat after seat holds runs of one colour)."""
+    return [indicator, *(c for c in range(TILE_COUNT) if c != indicator)]
+
+
+def swapped(stacked: dict[str, Any], transform: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """A deep copy of a StackedDeal in protobuf JSON, changed by `transform`."""
+    copy = json.loads(json.dumps(stacked))
+    transform(copy)
+    return copy
 
 
 # --- the vectors ----------------------------------------------------------------
@@ -364,9 +494,24 @@ def _ok(name: str, reason: str, request: dict[str, Any]) -> Case:
     return {"name": name, "reason": reason, "request": request}
 
 
-def _error(name: str, reason: str, request: dict[str, Any], field: str) -> Case:
-    expect = {"error": {"code": "INVALID_ARGUMENT", "field": field}}
-    return {"name": name, "reason": reason, "request": request, "expect": expect}
+def _error(
+    name: str, reason: str, request: dict[str, Any], field: str, why: str | None = None
+) -> Case:
+    """An INVALID_ARGUMENT naming `field`; `why`, when given, the ErrorReason it must carry."""
+    error = {"code": "INVALID_ARGUMENT", "field": field}
+    if why is not None:
+        error["reason"] = why
+    return {"name": name, "reason": reason, "request": request, "expect": {"error": error}}
+
+
+def client_seed_hash(text: str) -> str:
+    """deal.proto, CommitSeedRequest.client_seed_hashes: the hex SHA-256 of a client seed."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def token_text(raw: bytes) -> str:
+    """A deal id as deal ids travel: URL-safe base64 without padding."""
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
 
 
 FORMAL = "DEAL_METHOD_FORMAL"
@@ -672,12 +817,6 @@ def error_cases() -> list[Case]:
             "method",
         ),
         _error(
-            "deal-error-commit-with-seed",
-            "deal.proto: seed must be empty when commit is set",
-            {"seed": "42", "commit": True},
-            "seed",
-        ),
-        _error(
             "deal-error-seed-over-256-bytes",
             "docs/dealing.md: a seed has at most 256 UTF-8 bytes (129 two-byte characters are 258)",
             {"seed": "ğ" * 129},
@@ -736,6 +875,485 @@ def error_cases() -> list[Case]:
     ]
 
 
+# A deal id that is not one (docs/dealing.md, "Deal ids": a committed deal's id is a sealed
+# token, URL-safe base64): of another token format (version byte 2), of a key no server
+# holds (version 1, key id 0: one key in 2^32 has it), and not base64 at all.
+TOKEN_OTHER_VERSION = token_text(bytes([2]) + bytes(40))
+TOKEN_UNKNOWN_KEY = token_text(bytes([1]) + bytes(4) + bytes(40))
+MISMATCH = "ERROR_REASON_COMMITMENT_MISMATCH"
+PLAYERS = ("alice", "bob", "carol", "dave")  # one client seed per seat, seat 0's first
+
+
+def _hashes(seeds: tuple[str, ...] | list[str]) -> list[str]:
+    return [client_seed_hash(s) for s in seeds]
+
+
+def token_error_cases() -> list[Case]:
+    return [
+        _error(
+            "deal-error-deal-id-not-a-token",
+            "deal.proto: deal_id is a secret deal id as CommitSeed issued it (URL-safe base64)",
+            {"dealId": "not a deal id!"},
+            "deal_id",
+        ),
+        _error(
+            "deal-error-deal-id-of-another-token-version",
+            "errors.proto ERROR_REASON_TOKEN_VERSION: a token whose first byte is not this"
+            " server's format (1) is refused on its field",
+            {"dealId": TOKEN_OTHER_VERSION},
+            "deal_id",
+            "ERROR_REASON_TOKEN_VERSION",
+        ),
+        _error(
+            "deal-error-deal-id-under-an-unknown-key",
+            "errors.proto ERROR_REASON_UNKNOWN_KEY: a token sealed under a key id the server"
+            " does not hold (0) is refused on its field",
+            {"dealId": TOKEN_UNKNOWN_KEY},
+            "deal_id",
+            "ERROR_REASON_UNKNOWN_KEY",
+        ),
+    ]
+
+
+# --- stacked deals ----------------------------------------------------------------
+
+# The readable position: the indicator is R5 (copy 0), every other tile in code order.
+STACKED_INDICATOR = 4  # R5, copy 0
+STACKED = stacked_position(4, 0, False, False, ordered_tiles(STACKED_INDICATOR))
+
+
+def _stacked_request(stacked: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    return {**fields, "stacked": stacked}
+
+
+def _duplicate(stacked: dict[str, Any]) -> None:
+    # Seat 2's fourth tile becomes seat 1's first (two of one physical tile; one missing).
+    stacked["racks"][2]["tiles"][3] = dict(stacked["racks"][1]["tiles"][0])
+
+
+def _short_rack(stacked: dict[str, Any]) -> None:
+    # Seat 2 hands its last tile to seat 3: 13 and 15 tiles.
+    stacked["racks"][3]["tiles"].append(stacked["racks"][2]["tiles"].pop())
+
+
+def _missing_tile(stacked: dict[str, Any]) -> None:
+    stacked["wall"].pop()
+
+
+def _false_joker_indicator(stacked: dict[str, Any]) -> None:
+    # The indicator trades places with the false joker (copy 0) in a rack.
+    for rack in stacked["racks"]:
+        for index, tile in enumerate(rack["tiles"]):
+            if tile.get("falseJoker"):
+                rack["tiles"][index] = stacked["indicator"]
+                stacked["indicator"] = tile
+                return
+    raise AssertionError("the position holds a false joker in a rack")
+
+
+def _indicator_in_wall(stacked: dict[str, Any]) -> None:
+    stacked["wall"].append(dict(stacked["indicator"]))
+
+
+def _three_racks(stacked: dict[str, Any]) -> None:
+    stacked["racks"].pop()
+
+
+def stacked_cases() -> list[Case]:
+    return [
+        _ok(
+            "deal-stacked-four-seats-dealer-0",
+            "deal.proto, DealRequest.stacked: the position given tile by tile is the deal"
+            " (seat 1, right of the dealer, holds 15), marked DEAL_KIND_STACKED, with no seed,"
+            " deal id or commitment",
+            _stacked_request(STACKED),
+        ),
+        _ok(
+            "deal-stacked-two-seats-dealer-1",
+            "deal.proto, StackedDeal.racks: with 2 seats and dealer 1 seat 0 moves first and"
+            " holds 15",
+            _stacked_request(
+                stacked_position(2, 1, False, False, ordered_tiles(60)),
+                playerCount=2,
+                dealerSeat=1,
+            ),
+        ),
+        _ok(
+            "deal-stacked-okey-101-dealer-2",
+            "deal.proto, StackedDeal.racks: in Okey 101 the dealer (seat 2) moves first and"
+            " holds 22, the others 21; the bank holds the 20 tiles left",
+            _stacked_request(
+                stacked_position(4, 2, True, False, ordered_tiles(25)),
+                preset="101",
+                dealerSeat=2,
+            ),
+        ),
+        _ok(
+            "deal-stacked-indicator-drawable-last",
+            "deal.proto, StackedDeal.wall: with indicator_drawable_last the wall ends with the"
+            " indicator, the same tile",
+            _stacked_request(
+                stacked_position(4, 0, False, True, ordered_tiles(STACKED_INDICATOR)),
+                ruleset=DRAWABLE,
+            ),
+        ),
+        _ok(
+            "deal-stacked-round-3-dealer-3",
+            "deal.proto, DealRequest.round: a stacked deal carries its round; dealer 3's right"
+            " is seat 0",
+            _stacked_request(
+                stacked_position(4, 3, False, False, ordered_tiles(100)), dealerSeat=3, round=3
+            ),
+        ),
+        _error(
+            "deal-error-stacked-tile-placed-twice",
+            "deal.proto, StackedDeal: every one of the 106 tiles exactly once; the second place"
+            " of a tile is named",
+            _stacked_request(swapped(STACKED, _duplicate)),
+            "stacked.racks[2].tiles[3]",
+        ),
+        _error(
+            "deal-error-stacked-rack-of-13",
+            "deal.proto, StackedDeal.racks: every seat but the first holds 14 tiles",
+            _stacked_request(swapped(STACKED, _short_rack)),
+            "stacked.racks[2].tiles",
+        ),
+        _error(
+            "deal-error-stacked-tile-missing",
+            "deal.proto, StackedDeal: every one of the 106 tiles exactly once (the wall is one"
+            " short)",
+            _stacked_request(swapped(STACKED, _missing_tile)),
+            "stacked",
+        ),
+        _error(
+            "deal-error-stacked-false-joker-indicator",
+            "deal.proto, StackedDeal.indicator: not a false joker",
+            _stacked_request(swapped(STACKED, _false_joker_indicator)),
+            "stacked.indicator",
+        ),
+        _error(
+            "deal-error-stacked-indicator-in-the-wall",
+            "deal.proto, StackedDeal.wall: without indicator_drawable_last the indicator is not"
+            " in the wall",
+            _stacked_request(swapped(STACKED, _indicator_in_wall)),
+            "stacked.wall",
+        ),
+        _error(
+            "deal-error-stacked-three-racks-for-four-seats",
+            "deal.proto, StackedDeal.racks: exactly player_count racks",
+            _stacked_request(swapped(STACKED, _three_racks)),
+            "stacked.racks",
+        ),
+        _error(
+            "deal-error-stacked-with-a-seed",
+            "deal.proto, DealRequest.stacked: seed must be empty",
+            _stacked_request(STACKED, seed="42"),
+            "seed",
+        ),
+        _error(
+            "deal-error-stacked-with-client-seeds",
+            "deal.proto, DealRequest.stacked: client_seeds must be empty",
+            _stacked_request(STACKED, clientSeeds=["alice"]),
+            "client_seeds",
+        ),
+        _error(
+            "deal-error-stacked-formal",
+            "deal.proto, DealRequest.stacked: the method is informal",
+            _stacked_request(STACKED, method=FORMAL),
+            "method",
+        ),
+    ]
+
+
+# --- committed deals: CommitSeed, then Deal under its deal id -------------------------
+
+
+def _committed(
+    name: str,
+    reason: str,
+    commit: dict[str, Any],
+    request: dict[str, Any],
+    error: tuple[str, str | None] | None = None,
+) -> Case:
+    """A Deal under the deal id CommitSeed answers for `commit` (the case's given_commitment);
+    `error`: the field (and ErrorReason) it must be refused on, else it must deal."""
+    case: Case = {"name": name, "reason": reason, "given_commitment": commit, "request": request}
+    if error is None:
+        case["expect"] = {"response": expected_committed_response(commit, request)}
+    else:
+        field, why = error
+        case["expect"] = _error(name, reason, request, field, why)["expect"]
+    return case
+
+
+def expected_committed_response(commit: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+    """What a Deal under a commitment must answer, as far as a vector can pin it: the seed
+    stays secret (""), the inputs the commitment bound, the client seeds as given, one rack
+    per seat, the dice drawn from the seed (formal). The tiles come from a seed nobody
+    knows yet; the commitment and deal id must be CommitSeed's (the runner checks them)."""
+    ruleset = commit.get("ruleset", {})
+    is_101 = commit.get("preset") == "101" or ruleset.get("game") == "GAME_OKEY_101"
+    players = commit.get("playerCount", 0) or 4
+    dealer = commit.get("dealerSeat", 0)
+    formal = commit.get("method") == FORMAL
+    first = dealer if is_101 else (dealer + 1) % players
+    response: dict[str, Any] = {
+        "seed": "",
+        "method": FORMAL if formal else INFORMAL,
+        "game": "GAME_OKEY_101" if is_101 else "GAME_CLASSIC",
+        "playerCount": players,
+        "dealerSeat": dealer,
+        "firstSeat": first,
+        "racks": [{"seat": seat} for seat in range(players)],
+        # deal.proto: a committed deal's dice always come from its seed.
+        "formal": {"diceGiven": False} if formal else None,
+        "round": commit.get("round", 0) or 1,
+        "clientSeeds": list(request.get("clientSeeds", [])) or None,
+        "status": opening_status(
+            "DEAL_KIND_COMMITTED",
+            commit,
+            is_101=is_101,
+            players=players,
+            dealer=dealer,
+            first=first,
+        ),
+    }
+    return response
+
+
+COMMIT_FOUR: dict[str, Any] = {"playerCount": 4, "clientSeedHashes": _hashes(PLAYERS)}
+DEAL_FOUR: dict[str, Any] = {"playerCount": 4, "clientSeeds": list(PLAYERS)}
+
+
+def committed_cases() -> list[Case]:
+    three = list(PLAYERS[:3])
+    return [
+        _committed(
+            "deal-committed-four-client-seeds",
+            "deal.proto, CommitSeed then Deal: under the deal id with the committed client"
+            " seeds in seat order the round is dealt, its seed kept secret, DEAL_KIND_COMMITTED",
+            COMMIT_FOUR,
+            DEAL_FOUR,
+        ),
+        _committed(
+            "deal-committed-no-client-seeds-okey-101",
+            "deal.proto, CommitSeedRequest.no_client_seeds: an Okey 101 deal (dealer 2, round"
+            " 3) made under the commitment takes no client seed",
+            {"preset": "101", "dealerSeat": 2, "round": 3, "noClientSeeds": True},
+            {"preset": "101", "dealerSeat": 2, "round": 3},
+        ),
+        _committed(
+            "deal-committed-formal-dice-from-the-seed",
+            "deal.proto, DealRequest.dice: a committed formal deal's dice come from its seed",
+            {**COMMIT_FOUR, "method": FORMAL},
+            {**DEAL_FOUR, "method": FORMAL},
+        ),
+        _committed(
+            "deal-committed-three-seats-dealer-2-rules",
+            "deal.proto, CommitSeed: seats, dealer and rule options bound, and repeated by the"
+            " Deal (3 seats, dealer 2, indicator_drawable_last)",
+            {
+                "playerCount": 3,
+                "dealerSeat": 2,
+                "ruleset": DRAWABLE,
+                "clientSeedHashes": _hashes(three),
+            },
+            {"playerCount": 3, "dealerSeat": 2, "ruleset": DRAWABLE, "clientSeeds": three},
+        ),
+        _committed(
+            "deal-error-committed-client-seeds-out-of-order",
+            "deal.proto, DealRequest.client_seeds: under a commitment, the committed seeds in"
+            " seat order (seat 0's is not bob's)",
+            COMMIT_FOUR,
+            {**DEAL_FOUR, "clientSeeds": ["bob", "alice", "carol", "dave"]},
+            ("client_seeds[0]", MISMATCH),
+        ),
+        _committed(
+            "deal-error-committed-client-seed-missing",
+            "deal.proto, DealRequest.client_seeds: under a commitment, one client seed per seat",
+            COMMIT_FOUR,
+            {**DEAL_FOUR, "clientSeeds": three},
+            ("client_seeds", MISMATCH),
+        ),
+        _committed(
+            "deal-error-committed-client-seed-changed",
+            "deal.proto, DealRequest.client_seeds: each seed must hash to its seat's committed"
+            " hash (dave's changed after the commitment)",
+            COMMIT_FOUR,
+            {**DEAL_FOUR, "clientSeeds": [*three, "mallory"]},
+            ("client_seeds[3]", MISMATCH),
+        ),
+        _committed(
+            "deal-error-committed-client-seeds-without-hashes",
+            "deal.proto, DealRequest.client_seeds: none when committed with no_client_seeds",
+            {"noClientSeeds": True},
+            {"clientSeeds": ["alice"]},
+            ("client_seeds", MISMATCH),
+        ),
+        _committed(
+            "deal-error-committed-other-dealer",
+            "deal.proto, DealRequest.deal_id: every input must be the committed one (dealer"
+            " 1, committed 0)",
+            COMMIT_FOUR,
+            {**DEAL_FOUR, "dealerSeat": 1},
+            ("dealer_seat", MISMATCH),
+        ),
+        _committed(
+            "deal-error-committed-other-player-count",
+            "deal.proto, DealRequest.deal_id: every input must be the committed one (3 seats,"
+            " committed 4)",
+            COMMIT_FOUR,
+            {"playerCount": 3, "clientSeeds": three},
+            ("player_count", MISMATCH),
+        ),
+        _committed(
+            "deal-error-committed-other-method",
+            "deal.proto, DealRequest.deal_id: every input must be the committed one (formal,"
+            " committed informal)",
+            COMMIT_FOUR,
+            {**DEAL_FOUR, "method": FORMAL},
+            ("method", MISMATCH),
+        ),
+        _committed(
+            "deal-error-committed-other-round",
+            "deal.proto, DealRequest.deal_id: every input must be the committed one (round 2,"
+            " committed 1)",
+            COMMIT_FOUR,
+            {**DEAL_FOUR, "round": 2},
+            ("round", MISMATCH),
+        ),
+        _committed(
+            "deal-error-committed-other-preset",
+            "deal.proto, DealRequest.deal_id: the rules must be the committed ones (okey.gg,"
+            " committed classic)",
+            COMMIT_FOUR,
+            {**DEAL_FOUR, "preset": "okey.gg"},
+            ("preset", MISMATCH),
+        ),
+        _committed(
+            "deal-error-committed-other-rule-option",
+            "deal.proto, DealRequest.deal_id: the ruleset's options must be the committed ones"
+            " (indicator_drawable_last)",
+            COMMIT_FOUR,
+            {**DEAL_FOUR, "ruleset": DRAWABLE},
+            ("ruleset.indicator_drawable_last", MISMATCH),
+        ),
+        _committed(
+            "deal-error-committed-with-a-seed",
+            "deal.proto, DealRequest.seed: must be empty with deal_id",
+            COMMIT_FOUR,
+            {**DEAL_FOUR, "seed": "42"},
+            ("seed", None),
+        ),
+        _committed(
+            "deal-error-committed-with-dice",
+            "deal.proto, DealRequest.dice: must be empty with deal_id (the dice come from the"
+            " committed seed)",
+            {**COMMIT_FOUR, "method": FORMAL},
+            {**DEAL_FOUR, "method": FORMAL, "dice": [5, 2]},
+            ("dice", None),
+        ),
+        _committed(
+            "deal-error-committed-with-a-stacked-position",
+            "deal.proto, DealRequest.stacked: must be empty with deal_id",
+            COMMIT_FOUR,
+            {**DEAL_FOUR, "stacked": STACKED},
+            ("stacked", None),
+        ),
+    ]
+
+
+def commit_seed_cases() -> list[Case]:
+    def inputs(**fields: Any) -> dict[str, Any]:
+        return {"response": {"inputs": fields}}
+
+    return [
+        {
+            "name": "commit-seed-four-client-seed-hashes",
+            "reason": "deal.proto, CommitSeed: the inputs bound, resolved (classic, 4 seats,"
+            " dealer 0, informal, round 1) with one client seed hash per seat",
+            "request": COMMIT_FOUR,
+            "expect": inputs(
+                game="GAME_CLASSIC",
+                playerCount=4,
+                dealerSeat=0,
+                method=INFORMAL,
+                round=1,
+                clientSeedCount=4,
+                clientSeedHashes=_hashes(PLAYERS),
+            ),
+        },
+        {
+            "name": "commit-seed-no-client-seeds-okey-101",
+            "reason": "deal.proto, CommitSeedRequest.no_client_seeds: no hash, client_seed_count"
+            " 0 (Okey 101, dealer 2, round 3)",
+            "request": {"preset": "101", "dealerSeat": 2, "round": 3, "noClientSeeds": True},
+            "expect": inputs(
+                game="GAME_OKEY_101",
+                playerCount=4,
+                dealerSeat=2,
+                method=INFORMAL,
+                round=3,
+                clientSeedCount=0,
+                clientSeedHashes=None,
+            ),
+        },
+        {
+            "name": "commit-seed-formal",
+            "reason": "deal.proto, CommitSeed: the deal method is bound",
+            "request": {**COMMIT_FOUR, "method": FORMAL},
+            "expect": inputs(
+                game="GAME_CLASSIC",
+                playerCount=4,
+                dealerSeat=0,
+                method=FORMAL,
+                round=1,
+                clientSeedCount=4,
+                clientSeedHashes=_hashes(PLAYERS),
+            ),
+        },
+        _error(
+            "commit-seed-error-hash-missing",
+            "deal.proto, CommitSeedRequest.client_seed_hashes: exactly player_count of them",
+            {"playerCount": 4, "clientSeedHashes": _hashes(PLAYERS[:3])},
+            "client_seed_hashes",
+        ),
+        _error(
+            "commit-seed-error-no-hashes",
+            "deal.proto, CommitSeedRequest.client_seed_hashes: required unless no_client_seeds",
+            {"playerCount": 2},
+            "client_seed_hashes",
+        ),
+        _error(
+            "commit-seed-error-hash-not-lower-case-hex",
+            "deal.proto, CommitSeedRequest.client_seed_hashes: 64 lower-case hex digits each",
+            {
+                "playerCount": 2,
+                "clientSeedHashes": [client_seed_hash("a"), client_seed_hash("b").upper()],
+            },
+            "client_seed_hashes[1]",
+        ),
+        _error(
+            "commit-seed-error-hashes-with-no-client-seeds",
+            "deal.proto, CommitSeedRequest.no_client_seeds: excludes client_seed_hashes",
+            {**COMMIT_FOUR, "noClientSeeds": True},
+            "client_seed_hashes",
+        ),
+        _error(
+            "commit-seed-error-formal-three-seats",
+            "docs/dealing.md, Errors: the formal deal is for 4 players",
+            {"playerCount": 3, "method": FORMAL, "clientSeedHashes": _hashes(PLAYERS[:3])},
+            "method",
+        ),
+        _error(
+            "commit-seed-error-round-over-a-million",
+            "deal.proto, DealRequest.round: at most 1,000,000",
+            {**COMMIT_FOUR, "round": 1_000_001},
+            "round",
+        ),
+    ]
+
+
 FILES: dict[str, tuple[str, str, Callable[[], list[Case]]]] = {
     # file name: (suite, source, cases)
     "deal_informal.json": (
@@ -757,16 +1375,35 @@ FILES: dict[str, tuple[str, str, Callable[[], list[Case]]]] = {
     ),
     "deal_errors.json": (
         "Deal: malformed requests",
-        "docs/dealing.md (Errors); deal.proto",
-        error_cases,
+        "docs/dealing.md (Errors); deal.proto; errors.proto",
+        lambda: error_cases() + token_error_cases(),
+    ),
+    "deal_stacked.json": (
+        "Deal: stacked positions",
+        "deal.proto (DealRequest.stacked, StackedDeal)",
+        stacked_cases,
+    ),
+    "deal_committed.json": (
+        "Deal: under a commitment (CommitSeed, then Deal)",
+        "deal.proto (CommitSeed, DealRequest.deal_id, DealRequest.client_seeds); errors.proto",
+        committed_cases,
+    ),
+    "deal_commit_seed.json": (
+        "CommitSeed: commitments to a seed and the inputs of one deal",
+        "deal.proto (CommitSeed, CommitSeedRequest, CommittedInputs)",
+        commit_seed_cases,
     ),
 }
+# The method of each file (Deal unless named).
+METHODS = {"deal_commit_seed.json": "CommitSeed"}
 
 DERIVED = (
     "Expected responses derived by scripts/derive_deal_vectors.py from docs/dealing.md alone, "
-    "never from a server's output. Each deal pins seed, commitment, method, game, seats, "
+    "never from a server's output. Each deal pins seed, method, game, seats, "
     "indicator and okey, every rack (tiles in deal order and sorted notation), the whole wall "
-    "in draw order{formal}. The opening state is opaque to clients and is not pinned."
+    "in draw order{formal}, no commitment (a seeded deal has none) and the opening status "
+    "(DEAL_KIND_SEEDED, the first seat to discard). The sealed opening state and the keyed "
+    "deal id depend on the server's key and are not pinned."
 )
 NOTES = {
     "deal_informal.json": DERIVED.format(formal=""),
@@ -776,7 +1413,19 @@ NOTES = {
         "every take)"
     ),
     "deal_errors.json": "Each malformed request must fail with INVALID_ARGUMENT and a "
-    "google.rpc.BadRequest violation on the field named (docs/dealing.md, Errors).",
+    "google.rpc.BadRequest violation on the field named (docs/dealing.md, Errors); a deal id "
+    "that does not open, with the ErrorReason named where the contract gives one.",
+    "deal_stacked.json": "A stacked position is dealt as given: the racks, the wall and the "
+    "indicator come back tile for tile, marked DEAL_KIND_STACKED, with no seed, deal id or "
+    "commitment. The refusals name the field at fault (the second place of a tile placed "
+    "twice, the rack of the wrong size).",
+    "deal_committed.json": "Each case commits first (given_commitment: a CommitSeedRequest "
+    "the runner sends to DealService/CommitSeed) and deals under the secret deal id it "
+    "answers. The tiles come from a secret seed and are not pinned; the answer's commitment "
+    "and deal id must be CommitSeed's (the runner checks them). A Deal with other inputs "
+    "than the committed ones is INVALID_ARGUMENT with ERROR_REASON_COMMITMENT_MISMATCH.",
+    "deal_commit_seed.json": "The inputs a commitment binds, resolved. The commitment and the "
+    "deal id come from a fresh secret seed and are not pinned.",
 }
 
 
@@ -788,6 +1437,9 @@ def build_files() -> dict[str, dict[str, Any]]:
         for case in cases():
             if "expect" in case:
                 built.append(case)
+            elif "stacked" in case["request"]:
+                response = expected_stacked_response(case["request"])
+                built.append({**case, "expect": {"response": response}})
             else:
                 response = expected_response(case["request"])
                 built.append({**case, "expect": {"response": response}})
@@ -795,7 +1447,7 @@ def build_files() -> dict[str, dict[str, Any]]:
             "suite": suite,
             "source": source,
             "service": "okey.v1.DealService",
-            "method": "Deal",
+            "method": METHODS.get(name, "Deal"),
             "notes": NOTES[name],
             "cases": built,
         }

@@ -3,10 +3,13 @@
 Generic over service and method: a vector file names both, and the method is
 looked up in the descriptor pool of the generated okey.v1 modules, so vectors
 for a new RPC need no change here. A case with `given_state` (a ReplayRequest)
-first plays it through GameService/Replay and sends the state Replay answers
-in its request's GameState field (`state`, or `round.state` in a
-ScoreRoundRequest): a signed state cannot be written into a vector, only the
-way to reach it.
+first plays it through GameService/Replay and sends the sealed state Replay
+answers in its request's state field (`state`, or `round.state` in a
+ScoreRoundRequest): a sealed state cannot be written into a vector (it opens
+under one server key only), only the way to reach it. A case with
+`given_commitment` (a CommitSeedRequest) first commits through
+DealService/CommitSeed and sends the secret deal id it answers in the
+request's `deal_id`, for the same reason.
 """
 
 from __future__ import annotations
@@ -26,19 +29,29 @@ import grpc
 from google.protobuf import descriptor_pool, json_format, message_factory
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+from okey.v1 import errors_pb2
 
 from okey_cli import rpc
 
 FILE_KEYS = frozenset({"suite", "source", "service", "method", "cases"})
 OPTIONAL_FILE_KEYS = frozenset({"notes"})
 CASE_KEYS = frozenset({"name", "reason", "request", "expect"})
-OPTIONAL_CASE_KEYS = frozenset({"given_state"})
+OPTIONAL_CASE_KEYS = frozenset({"given_state", "given_commitment"})
 # The RPC that turns a case's `given_state` into a state (docs/conformance.md).
 REPLAY_SERVICE = "okey.v1.GameService"
 REPLAY_METHOD = "Replay"
+# A state travels as an opaque sealed token: a singular `bytes` field named `state`.
 STATE_FIELD = "state"
-STATE_TYPE = "okey.v1.GameState"
+# The RPC that turns a case's `given_commitment` into a secret deal id, and where it goes.
+COMMIT_SERVICE = "okey.v1.DealService"
+COMMIT_METHOD = "CommitSeed"
+DEAL_ID_FIELD = "deal_id"
+# The fields of an answer that must repeat CommitSeed's answer (docs/conformance.md).
+COMMITTED_ECHOES = ("commitment", "deal_id")
 NAME_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+ERROR_REASONS = frozenset(errors_pb2.ErrorReason.DESCRIPTOR.values_by_name)
 STATUS_NAMES = frozenset(code.name for code in grpc.StatusCode if code is not grpc.StatusCode.OK)
 _SHOWN_CHARS = 300
 
@@ -98,6 +111,8 @@ class Case:
     # `state_path` (field names from the request down: ("state",) or ("round", "state")).
     given_state: Message | None = None
     state_path: tuple[str, ...] = ()
+    # A CommitSeedRequest whose answer's secret deal id goes into the request's deal_id.
+    given_commitment: Message | None = None
 
 
 @dataclass(slots=True)
@@ -173,13 +188,21 @@ def _check_expect(expect: Any, method: Method, where: str) -> None:
         return
     wanted = expect["error"]
     _require(isinstance(wanted, dict), where, "expect.error must be an object")
-    _check_keys(wanted, frozenset({"code"}), frozenset({"field"}), f"{where}: expect.error")
+    _check_keys(
+        wanted, frozenset({"code"}), frozenset({"field", "reason"}), f"{where}: expect.error"
+    )
     _require(
         wanted["code"] in STATUS_NAMES,
         where,
         f"expect.error.code {wanted['code']!r} is not a gRPC status name",
     )
     _require(isinstance(wanted.get("field", ""), str), where, "expect.error.field must be a string")
+    if "reason" in wanted:
+        _require(
+            wanted["reason"] in ERROR_REASONS,
+            where,
+            f"expect.error.reason {wanted['reason']!r} is not an okey.v1.ErrorReason name",
+        )
 
 
 def load_file(path: Path) -> list[Case]:
@@ -233,6 +256,9 @@ def load_file(path: Path) -> list[Case]:
         state_at: tuple[str, ...] = ()
         if "given_state" in raw:
             given, state_at = _given_state(raw["given_state"], method, at)
+        commit: Message | None = None
+        if "given_commitment" in raw:
+            commit = _given_commitment(raw["given_commitment"], method, at)
         cases.append(
             Case(
                 path,
@@ -244,23 +270,22 @@ def load_file(path: Path) -> list[Case]:
                 raw["expect"],
                 given,
                 state_at,
+                commit,
             )
         )
     return cases
 
 
 def _is_state(fd: FieldDescriptor) -> bool:
-    return (
-        fd.message_type is not None
-        and fd.message_type.full_name == STATE_TYPE
-        and not _is_repeated(fd)
-    )
+    # A sealed state is opaque bytes; the name tells it from any other bytes field.
+    return fd.name == STATE_FIELD and fd.type == FieldDescriptor.TYPE_BYTES and not _is_repeated(fd)
 
 
 def state_path(request: Descriptor) -> tuple[str, ...] | None:
     """Where a replayed state goes in a request (a message descriptor), as field names.
 
-    The request's own GameState field (GameService requests: `state`), else one
+    The request's own state field, a singular `bytes state` (GameService
+    requests, RevealSeedRequest), else one
     a level down, in a singular message field of the request (ScoreRoundRequest:
     `round.state`, a member of RoundInput's oneof); fields in number order, the
     first found wins. None when there is none: a list of rounds (ScoreGameRequest)
@@ -296,6 +321,23 @@ def _given_state(given: Any, method: Method, where: str) -> tuple[Message, tuple
         return json_format.ParseDict(given, replay.request_type()), path
     except json_format.ParseError as error:
         raise VectorError(f"{where}: given_state: {error}") from None
+
+
+def _given_commitment(given: Any, method: Method, where: str) -> Message:
+    """A case's `given_commitment` as a CommitSeedRequest; the request must have a deal_id."""
+    fd = method.request_type.DESCRIPTOR.fields_by_name.get(DEAL_ID_FIELD)
+    _require(
+        fd is not None and fd.type == FieldDescriptor.TYPE_STRING and not _is_repeated(fd),
+        where,
+        f"given_commitment: {method.request_type.DESCRIPTOR.full_name} has no {DEAL_ID_FIELD}"
+        " field to put the committed deal id in",
+    )
+    _require(isinstance(given, dict), where, "given_commitment must be a CommitSeedRequest object")
+    commit = find_method(COMMIT_SERVICE, COMMIT_METHOD)
+    try:
+        return json_format.ParseDict(given, commit.request_type())
+    except json_format.ParseError as error:
+        raise VectorError(f"{where}: given_commitment: {error}") from None
 
 
 def load_dir(directory: Path) -> list[Case]:
@@ -501,6 +543,22 @@ def field_matches(wanted: str, actual: str) -> bool:
     return actual == wanted or actual.startswith((f"{wanted}[", f"{wanted}."))
 
 
+def error_reason(error: grpc.RpcError) -> str:
+    """The google.rpc.ErrorInfo reason an error status carries ("" when it carries none)."""
+    try:
+        status = rpc_status.from_call(error)
+    except ValueError:
+        return ""
+    if status is None:
+        return ""
+    for detail in status.details:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            return str(info.reason)
+    return ""
+
+
 def match_error(want: dict[str, Any], error: grpc.RpcError) -> list[str]:
     out = []
     code = rpc.status_code(error)
@@ -514,6 +572,11 @@ def match_error(want: dict[str, Any], error: grpc.RpcError) -> list[str]:
         if not any(field_matches(wanted_field, v.field) for v in found):
             got = ", ".join(repr(v.field) for v in found) or "no field violations"
             out.append(f"error field: expected a violation of {wanted_field!r}, got {got}")
+    wanted_reason = want.get("reason")
+    if wanted_reason is not None:
+        got_reason = error_reason(error) or "no ErrorInfo"
+        if got_reason != wanted_reason:
+            out.append(f"error reason: expected {wanted_reason}, got {got_reason}")
     return out
 
 
@@ -542,8 +605,9 @@ class Runner:
         # The case name as request id makes the server's log lines easy to find.
         return (("x-request-id", f"conformance-{case.name}"[:128]),)
 
-    def _given_state(self, case: Case, problems: list[str]) -> Message | None:
-        """The state Replay answers for the case's `given_state`, or None after a problem line.
+    def _given_state(self, case: Case, problems: list[str]) -> bytes | None:
+        """The sealed state Replay answers for the case's `given_state`, or None after a
+        problem line.
 
         The case fails (and its own method is not called) when Replay fails or
         judges a move of the log illegal: the position it needs was not reached.
@@ -567,28 +631,51 @@ class Runner:
                 f" {reason} ({answer.message})"
             )
             return None
-        if not answer.HasField(STATE_FIELD):
+        state: bytes = answer.state
+        if not state:
             problems.append(f"{where} answered legal: true without a state")
             return None
-        state: Message = answer.state
         return state
+
+    def _given_commitment(self, case: Case, problems: list[str]) -> Message | None:
+        """CommitSeed's answer for the case's `given_commitment`, or None after a problem line."""
+        commit = find_method(COMMIT_SERVICE, COMMIT_METHOD)
+        try:
+            answer: Message = self._callable(commit)(
+                case.given_commitment, timeout=self.timeout, metadata=self._metadata(case)
+            )
+        except grpc.RpcError as error:
+            code = rpc.status_code(error)
+            if code is grpc.StatusCode.UNAVAILABLE:
+                raise UnreachableError(self.address) from None
+            problems.append(
+                f"given_commitment: {commit.service}/{commit.name} failed: {code.name}:"
+                f" {rpc.status_details(error)}"
+            )
+            return None
+        return answer
 
     def run_case(self, case: Case) -> CaseResult:
         call = self._callable(case.method)
-        request = case.request
+        request = type(case.request)()
+        request.CopyFrom(case.request)
+        problems: list[str] = []
+        committed: Message | None = None
+        if case.given_commitment is not None:
+            committed = self._given_commitment(case, problems)
+            if committed is None:
+                return CaseResult(case, problems)
+            setattr(request, DEAL_ID_FIELD, getattr(committed, DEAL_ID_FIELD))
         if case.given_state is not None:
-            problems: list[str] = []
             state = self._given_state(case, problems)
             if state is None:
                 return CaseResult(case, problems)
             # The replayed state replaces any state the request names; in a oneof
             # (RoundInput.round) setting it also clears the other member (`result`).
-            request = type(case.request)()
-            request.CopyFrom(case.request)
             target = request
             for name in case.state_path[:-1]:
                 target = getattr(target, name)
-            getattr(target, case.state_path[-1]).CopyFrom(state)
+            setattr(target, case.state_path[-1], state)
         try:
             response = call(request, timeout=self.timeout, metadata=self._metadata(case))
         except grpc.RpcError as error:
@@ -599,7 +686,10 @@ class Runner:
             wanted = case.expect["error"]["code"]
             got = _show(json_format.MessageToDict(response))
             return CaseResult(case, [f"expected error {wanted}, got a response: {got}"])
-        return CaseResult(case, match_response(case.expect["response"], response))
+        problems = match_response(case.expect["response"], response)
+        if committed is not None:
+            problems.extend(_committed_echoes(committed, response))
+        return CaseResult(case, problems)
 
     def _error_problems(self, case: Case, error: grpc.RpcError) -> list[str]:
         if "error" in case.expect:
@@ -613,3 +703,17 @@ class Runner:
 
     def run(self, cases: Iterable[Case]) -> list[CaseResult]:
         return [self.run_case(case) for case in cases]
+
+
+def _committed_echoes(committed: Message, response: Message) -> list[str]:
+    """A deal made (or revealed) under a commitment carries that commitment and deal id:
+    each of COMMITTED_ECHOES the response type has must equal CommitSeed's answer. The
+    vector cannot pin them itself: they are new at every CommitSeed."""
+    out = []
+    for name in COMMITTED_ECHOES:
+        if name not in response.DESCRIPTOR.fields_by_name:
+            continue
+        want, got = getattr(committed, name), getattr(response, name)
+        if want != got:
+            out.append(f"{name}: expected CommitSeed's {_show(want)}, got {_show(got)}")
+    return out
