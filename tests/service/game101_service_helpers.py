@@ -1,5 +1,5 @@
 """Helpers for the Okey 101 service tests: positions arranged with the engine tests'
-notation and signed with the test server's key, moves written as okey.v1 messages, and a
+notation and sealed with the test server's key, moves written as okey.v1 messages, and a
 plain policy that plays a round through GameService.
 
 The moves are converted here, not with the server's converter, so the tests do not check
@@ -11,11 +11,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from game_service_helpers import MAX_MOVES, PlayedRound, Table, same_face
+from game_service_helpers import MAX_MOVES, PlayedRound, Position, Table, position, same_face
 from okey.v1 import game_pb2, state_pb2, tile_pb2
 from okey_rules.game101_types import Move101, Move101Kind, State101
 from okey_rules.tiles import FACES
-from okey_server.convert_state import any_state_from_proto, state_to_proto
+from okey_server.convert_state import state_from_token, state_token
 
 # The engine tests' positions (game101_support: racks, bank, table melds from notation),
 # re-exported here: the service tests' directory alone is on the path when they run alone.
@@ -86,19 +86,20 @@ def pb_move(move: Move101) -> game_pb2.Move:
     return message
 
 
-def signed(state: State101) -> state_pb2.GameState:
-    """An arranged position as the test server would have issued it (the test knows its key)."""
-    return state_to_proto(state, KEY)
+def signed(state: State101) -> bytes:
+    """An arranged position sealed as the test server would have issued it (the test knows
+    its key): these tests are about the 101 rules of positions no seeded deal reaches."""
+    return state_token(state, KEY)
 
 
-def engine(message: state_pb2.GameState) -> State101:
-    """What a signed 101 state holds, read with the server's key."""
-    state = any_state_from_proto(message, KEY)
+def engine(token: Position | bytes) -> State101:
+    """What a sealed 101 state holds, opened with the server's key."""
+    state = state_from_token(token.token if isinstance(token, Position) else token, KEY)
     assert isinstance(state, State101)
     return state
 
 
-def policy_101(table: Table, state: state_pb2.GameState) -> game_pb2.Move:
+def policy_101(table: Table, state: Position) -> game_pb2.Move:
     """The seat on turn's move from its own view: draw from the bank; discard the tile just
     drawn, or (an okey drawn, or the dealer's first discard) the first rack tile that is
     not an okey, so the policy pays no penalty."""
@@ -113,7 +114,7 @@ def policy_101(table: Table, state: state_pb2.GameState) -> game_pb2.Move:
     return game_pb2.Move(kind=game_pb2.MOVE_KIND_DISCARD, seat=seat, tile=tile)
 
 
-def play_101_round(table: Table, opening: state_pb2.GameState) -> PlayedRound:
+def play_101_round(table: Table, opening: Position) -> PlayedRound:
     """A 101 round played to its end by `policy_101`, every move through ApplyMove."""
     played = PlayedRound([opening], [], [])
     state = opening
@@ -123,7 +124,7 @@ def play_101_round(table: Table, opening: state_pb2.GameState) -> PlayedRound:
         chosen = policy_101(table, state)
         answer = table.apply(state, chosen)
         assert answer.legal, (chosen, answer.reason, answer.message)
-        state = answer.state
+        state = position(answer)
         played.states.append(state)
         played.moves.append(chosen)
         played.events.extend(answer.events)

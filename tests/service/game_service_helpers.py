@@ -2,6 +2,9 @@
 
 The policy sees what a seat may see (its PlayerView and LegalMoves) and plays
 every move through the server, so a round it plays is a round of the service.
+A state is an opaque sealed token (state.proto): a `Position` keeps it beside the
+RoundStatus the server answered with it, the public facts a table reads instead
+of opening the token.
 """
 
 from __future__ import annotations
@@ -50,6 +53,53 @@ def same_face(a: tile_pb2.Tile, b: tile_pb2.Tile) -> bool:
     return a.false_joker == b.false_joker and a.color == b.color and a.number == b.number
 
 
+@dataclass(frozen=True)
+class Position:
+    """A sealed state as the server issued it, beside the public facts it answered with."""
+
+    token: bytes
+    status: state_pb2.RoundStatus
+
+    @property
+    def turn_seat(self) -> int:
+        return self.status.turn_seat
+
+    @property
+    def phase(self) -> int:
+        return self.status.phase
+
+    @property
+    def player_count(self) -> int:
+        return self.status.player_count
+
+    @property
+    def move_number(self) -> int:
+        return self.status.move_number
+
+    @property
+    def outcome(self) -> state_pb2.RoundOutcome:
+        return self.status.outcome
+
+    @property
+    def must_finish(self) -> bool:
+        return self.status.must_finish
+
+
+Answered = (
+    deal_pb2.DealResponse | game_pb2.ApplyMoveResponse | game_pb2.ReplayResponse
+)
+
+
+def position(answer: Answered) -> Position:
+    """The state an answer issued, with the status beside it."""
+    assert answer.state, "the answer carries no state"
+    return Position(answer.state, answer.status)
+
+
+def token_of(state: Position | bytes) -> bytes:
+    return state.token if isinstance(state, Position) else state
+
+
 @dataclass
 class Table:
     """A GameService and DealService client over one channel."""
@@ -62,32 +112,55 @@ class Table:
         self.deals = deal_pb2_grpc.DealServiceStub(self.channel)
         self.games = game_pb2_grpc.GameServiceStub(self.channel)
 
-    def deal(self, seed: str, **fields: object) -> state_pb2.GameState:
-        return self.deals.Deal(deal_pb2.DealRequest(seed=seed, **fields)).state  # type: ignore[arg-type]
+    def deal(self, seed: str, **fields: object) -> Position:
+        return position(self.deals.Deal(deal_pb2.DealRequest(seed=seed, **fields)))  # type: ignore[arg-type]
 
     def apply(
-        self, state: state_pb2.GameState, move: game_pb2.Move, now_ms: int | None = None
+        self, state: Position | bytes, move: game_pb2.Move, now_ms: int | None = None
     ) -> game_pb2.ApplyMoveResponse:
-        request = game_pb2.ApplyMoveRequest(state=state, move=move)
+        request = game_pb2.ApplyMoveRequest(state=token_of(state), move=move)
         if now_ms is not None:
             request.now.CopyFrom(stamp(now_ms))
         return self.games.ApplyMove(request)
 
     def play(
-        self, state: state_pb2.GameState, move: game_pb2.Move, now_ms: int | None = None
-    ) -> state_pb2.GameState:
+        self, state: Position | bytes, move: game_pb2.Move, now_ms: int | None = None
+    ) -> Position:
         """Applies a move that must be legal; the next state."""
         answer = self.apply(state, move, now_ms)
         assert answer.legal, (move, answer.reason, answer.message)
-        return answer.state
+        return position(answer)
 
-    def legal(self, state: state_pb2.GameState, seat: int) -> list[game_pb2.Move]:
-        return list(
-            self.games.LegalMoves(game_pb2.LegalMovesRequest(state=state, seat=seat)).moves
+    def legal(self, state: Position | bytes, seat: int) -> list[game_pb2.Move]:
+        request = game_pb2.LegalMovesRequest(state=token_of(state), seat=seat)
+        return list(self.games.LegalMoves(request).moves)
+
+    def view(self, state: Position | bytes, seat: int) -> game_pb2.PlayerViewResponse:
+        return self.games.PlayerView(game_pb2.PlayerViewRequest(state=token_of(state), seat=seat))
+
+    def position_of(self, token: bytes) -> Position:
+        """A token the test made (an engine position sealed with the server's key), with
+        the public facts its seat 0 view shows: what a table that lost the status would
+        read back."""
+        view = self.view(token, 0)
+        status = state_pb2.RoundStatus(
+            game=view.ruleset.game,
+            player_count=view.player_count,
+            dealer_seat=view.dealer_seat,
+            round=view.round,
+            move_number=view.move_number,
+            turn_seat=view.turn_seat,
+            phase=view.phase,
+            round_over=view.phase == state_pb2.PHASE_ROUND_OVER,
+            deal_kind=view.deal_kind,
+            commitment=view.commitment,
+            seeded_deal_id=view.seeded_deal_id,
         )
-
-    def view(self, state: state_pb2.GameState, seat: int) -> game_pb2.PlayerViewResponse:
-        return self.games.PlayerView(game_pb2.PlayerViewRequest(state=state, seat=seat))
+        if view.HasField("turn_deadline"):
+            status.turn_deadline.CopyFrom(view.turn_deadline)
+        if view.HasField("outcome"):
+            status.outcome.CopyFrom(view.outcome)
+        return Position(token, status)
 
 
 def move(kind: int, seat: int, tile: tile_pb2.Tile | None = None) -> game_pb2.Move:
@@ -119,7 +192,7 @@ def connections(tile: tile_pb2.Tile, rack: list[tile_pb2.Tile], okey: tile_pb2.T
     return score
 
 
-def policy_move(table: Table, state: state_pb2.GameState) -> game_pb2.Move:
+def policy_move(table: Table, state: Position) -> game_pb2.Move:
     """The seat on turn's move from its own view: win if it can, draw from the wall; with
     the wall empty take the last discard when offered (only a seat that can finish with it
     is, §8.5), else end the round; else throw its least connected tile."""
@@ -147,16 +220,16 @@ def policy_move(table: Table, state: state_pb2.GameState) -> game_pb2.Move:
 
 @dataclass
 class PlayedRound:
-    states: list[state_pb2.GameState]
+    states: list[Position]
     moves: list[game_pb2.Move]
     events: list[game_pb2.Event]
 
     @property
-    def final(self) -> state_pb2.GameState:
+    def final(self) -> Position:
         return self.states[-1]
 
 
-def play_round(table: Table, opening: state_pb2.GameState) -> PlayedRound:
+def play_round(table: Table, opening: Position) -> PlayedRound:
     """The round played to its end by `policy_move`, every move through ApplyMove."""
     played = PlayedRound([opening], [], [])
     state = opening
@@ -166,7 +239,7 @@ def play_round(table: Table, opening: state_pb2.GameState) -> PlayedRound:
         chosen = policy_move(table, state)
         answer = table.apply(state, chosen)
         assert answer.legal, (chosen, answer.reason, answer.message)
-        state = answer.state
+        state = position(answer)
         played.states.append(state)
         played.moves.append(chosen)
         played.events.extend(answer.events)

@@ -32,7 +32,7 @@ from game101_service_helpers import (
     take,
     with_rules,
 )
-from game_service_helpers import Table
+from game_service_helpers import Position, Table, token_of
 from okey.v1 import (
     deal_pb2,
     game_pb2,
@@ -53,7 +53,7 @@ from okey_rules.game101_types import (
     State101,
 )
 from okey_rules.tiles import TILE_COUNT
-from okey_server.convert_state import state_to_proto
+from okey_server.sealing import STATE, seal, unseal
 from service_helpers import code_of, codes_of, decode_error, notation_of
 
 pytestmark = pytest.mark.service
@@ -79,24 +79,24 @@ class Services:
         self.table = Table(channel)
         self.scoring = scoring_pb2_grpc.ScoringServiceStub(channel)
 
-    def apply(self, state: State101 | state_pb2.GameState,
+    def apply(self, state: State101 | Position | bytes,
               move: Move101 | game_pb2.Move) -> game_pb2.ApplyMoveResponse:
         """ApplyMove of an engine move (converted by the tests) or a message, on an arranged
-        position (signed here) or a state the server issued."""
-        message = signed(state) if isinstance(state, State101) else state
-        return self.table.apply(message, pb_move(move) if isinstance(move, Move101) else move)
+        position (sealed here) or a state the server issued."""
+        token = signed(state) if isinstance(state, State101) else token_of(state)
+        return self.table.apply(token, pb_move(move) if isinstance(move, Move101) else move)
 
-    def play(self, state: state_pb2.GameState, move: Move101 | game_pb2.Move
+    def play(self, state: Position | bytes, move: Move101 | game_pb2.Move
              ) -> game_pb2.ApplyMoveResponse:
         answer = self.apply(state, move)
         assert answer.legal, (move, game_pb2.IllegalReason.Name(answer.reason), answer.message)
         return answer
 
-    def score(self, state: State101 | state_pb2.GameState,
+    def score(self, state: State101 | Position | bytes,
               **fields: object) -> scoring_pb2.ScoreRoundResponse:
-        message = signed(state) if isinstance(state, State101) else state
+        token = signed(state) if isinstance(state, State101) else token_of(state)
         request = scoring_pb2.ScoreRoundRequest(
-            round=scoring_pb2.RoundInput(state=message), **fields  # type: ignore[arg-type]
+            round=scoring_pb2.RoundInput(state=token), **fields  # type: ignore[arg-type]
         )
         return self.scoring.ScoreRound(request)
 
@@ -135,8 +135,8 @@ def test_deal_with_preset_101_starts_an_okey_101_round(svc: Services, dealer: in
     """§10.1: the 101 preset deals an Okey 101 round: the dealer 22 tiles, the others 21,
     the bank 20; the dealer opens by discarding; nobody has opened."""
     state = svc.table.deal(SEED, preset="101", dealer_seat=dealer)
-    assert state.ruleset.game == ruleset_pb2.GAME_OKEY_101
-    assert not state.ruleset.runs_13_to_1
+    assert state.status.game == ruleset_pb2.GAME_OKEY_101
+    assert not svc.table.view(state, 0).ruleset.runs_13_to_1
     assert (state.turn_seat, state.phase) == (dealer, state_pb2.PHASE_FIRST_DISCARD)
     assert isinstance(engine(state), State101)
     for seat in range(4):
@@ -160,7 +160,7 @@ def test_a_whole_round_played_through_apply_move_to_the_banks_end(svc: Services)
     assert final.phase == state_pb2.PHASE_ROUND_OVER
     assert final.outcome.drawn
     assert not final.outcome.void_round
-    assert final.wall == []
+    assert svc.table.view(final, 0).wall_size == 0
     draws = [e for e in played.events if e.kind == game_pb2.EVENT_KIND_DREW_FROM_WALL]
     discards = [e for e in played.events if e.kind == game_pb2.EVENT_KIND_DISCARDED]
     assert len(draws) == 20
@@ -267,7 +267,8 @@ def test_a_seat_opens_lays_off_takes_back_and_finishes_through_grpc(svc: Service
     assert (laid.meld, [notation_of(t) for t in laid.tiles]) == (2, ["B9", "B10", "B11", "B12"])
     assert not svc.table.view(steps[13][1].state, 2).HasField("taken_discard")
     final = steps[-1][1].state
-    assert final.phase == state_pb2.PHASE_ROUND_OVER
+    assert steps[-1][1].status.phase == state_pb2.PHASE_ROUND_OVER
+    assert steps[-1][1].status.outcome.winner_seat == 1
     outcome = svc.table.view(final, 0).outcome
     assert (outcome.drawn, outcome.winner_seat, outcome.okey_discard) == (False, 1, False)
     assert not outcome.one_turn_finish, "seat 1 opened in an earlier turn"
@@ -369,15 +370,16 @@ def test_the_events_that_end_a_101_round_carry_its_outcome(svc: Services) -> Non
 # --- every 101 reason a move is refused --------------------------------------------------------
 
 
-def refused(svc: Services, state: State101 | state_pb2.GameState,
+def refused(svc: Services, state: State101 | Position | bytes,
             move: Move101 | game_pb2.Move, reason: int) -> None:
-    """An illegal 101 move is an answer: legal false, its reason, a message, no state or
-    events."""
+    """An illegal 101 move is an answer: legal false, its reason, a message, no state, status
+    or events."""
     answer = svc.apply(state, move)
     assert not answer.legal
     assert answer.reason == reason, game_pb2.IllegalReason.Name(answer.reason)
     assert answer.message
-    assert not answer.HasField("state")
+    assert answer.state == b""
+    assert not answer.HasField("status")
     assert not answer.events
 
 
@@ -626,12 +628,13 @@ def test_replay_of_a_101_log_from_its_seeded_deal_reaches_the_same_signed_state(
     answer = svc.table.games.Replay(game_pb2.ReplayRequest(deal=deal, moves=logged(played.moves)))
     assert answer.legal
     assert answer.moves_applied == len(played.moves)
-    assert answer.state == played.final
+    assert answer.state == played.final.token
+    assert answer.status == played.final.status
     assert list(answer.events) == played.events
     from_state = svc.table.games.Replay(
-        game_pb2.ReplayRequest(state=played.states[0], moves=logged(played.moves))
+        game_pb2.ReplayRequest(state=played.states[0].token, moves=logged(played.moves))
     )
-    assert from_state.state == played.final
+    assert from_state.state == played.final.token
 
 
 def test_replay_of_a_101_log_with_melds_reaches_the_same_signed_state(svc: Services) -> None:
@@ -659,41 +662,33 @@ def test_replay_names_the_first_illegal_101_move(svc: Services) -> None:
     assert answer.state == steps[3][1].state
 
 
-def _tampered(message: state_pb2.GameState, change: str) -> state_pb2.GameState:
-    copy = state_pb2.GameState()
-    copy.CopyFrom(message)
-    if change == "opened":
-        copy.seats[1].opened = game_pb2.OPENED_MELDS
-    elif change == "penalties":
-        del copy.seats[2].penalties[:]
-    elif change == "okey-face":
-        copy.table[0].faces[1] += 1
-    elif change == "taken":
-        copy.taken = 0
-    elif change == "rack":
-        copy.seats[1].rack[0], copy.seats[2].rack[0] = copy.seats[2].rack[0], copy.seats[1].rack[0]
-    return copy
+# The token's layout (sealing): version byte, 4-byte key id, then the sealed body.
+BODY_START = 5
 
 
-@pytest.mark.parametrize("change", ["opened", "penalties", "okey-face", "taken", "rack"])
-def test_a_tampered_101_state_is_refused(svc: Services, change: str) -> None:
-    """A 101 state changed after signing (an opening, a penalty, what a table okey stands
-    for, the taken discard, a rack) is INVALID_ARGUMENT on state.mac."""
-    message = signed(_viewed_position())
-    tampered = _tampered(message, change)
-    assert tampered != message
-    request = game_pb2.ApplyMoveRequest(state=tampered,
+@pytest.mark.parametrize("where", [0.0, 0.25, 0.5, 0.75, 1.0])
+def test_a_tampered_101_state_is_refused(svc: Services, where: float) -> None:
+    """A 101 state changed after sealing (one bit anywhere in its sealed body: openings,
+    penalties, table okeys, the taken discard and racks are all inside) is
+    INVALID_ARGUMENT on state, INVALID_STATE; the untouched token plays."""
+    token = signed(_viewed_position())
+    index = BODY_START + round(where * (len(token) - BODY_START - 1))
+    changed = bytearray(token)
+    changed[index] ^= 0x10
+    request = game_pb2.ApplyMoveRequest(state=bytes(changed),
                                         move=game_pb2.Move(kind=RETURN, seat=1))
-    assert invalid(svc.table.games.ApplyMove, request) == (
-        "state.mac", "ERROR_REASON_INVALID_STATE"
-    )
-    assert svc.table.apply(message, game_pb2.Move(kind=RETURN, seat=1)).legal
+    assert invalid(svc.table.games.ApplyMove, request) == ("state", "ERROR_REASON_INVALID_STATE")
+    assert svc.table.apply(token, game_pb2.Move(kind=RETURN, seat=1)).legal
 
 
-def test_a_101_state_signed_with_another_key_is_refused(svc: Services) -> None:
-    foreign = state_to_proto(_viewed_position(), OTHER_KEY)
+def test_a_101_state_sealed_with_another_key_is_refused(svc: Services) -> None:
+    """The same 101 state sealed under another key: UNKNOWN_KEY on state. It is re-sealed
+    from the opened plaintext rather than with state_token, which would also put the token
+    in the process's cache of known states that the in-process server shares."""
+    plaintext, _ = unseal(KEY, STATE, signed(_viewed_position()), "state", "state")
+    foreign = seal(OTHER_KEY, STATE, plaintext)
     request = game_pb2.PlayerViewRequest(state=foreign, seat=0)
-    assert invalid(svc.table.games.PlayerView, request)[0] == "state.mac"
+    assert invalid(svc.table.games.PlayerView, request) == ("state", "ERROR_REASON_UNKNOWN_KEY")
 
 
 @pytest.mark.parametrize("kind", [
@@ -850,7 +845,7 @@ def test_score_round_of_a_101_round_played_to_the_banks_end(svc: Services) -> No
     """§10.7: the bank ran out, nobody opened: 202 each (option exhaustion_scores_tiles on
     by default); off, nothing."""
     final = play_101_round(svc.table, svc.table.deal(SEED, preset="101")).final
-    answer = svc.score(final)
+    answer = svc.score(final.token)
     assert list(answer.deltas) == [202] * 4
     assert _rules(answer) == [scoring_pb2.SCORE_RULE_BANK_EXHAUSTED,
                               *[scoring_pb2.SCORE_RULE_NEVER_OPENED] * 4]

@@ -1,16 +1,19 @@
 """GameService through gRPC (docs/game.md, docs/rules.md §8): whole rounds, every
-illegal-move reason as an answer, signed states, seat views and replays."""
+illegal-move reason as an answer, sealed state tokens, seat views and replays."""
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterator
 
 import grpc
 import pytest
 from game_service_helpers import (
+    Position,
     Table,
     move,
     play_round,
+    position,
     same_face,
     stamp,
 )
@@ -18,7 +21,7 @@ from game_support import PLAY_ON, UNTIMED, arrange, code, codes, start, waiting_
 from okey.v1 import deal_pb2, game_pb2, ruleset_pb2, state_pb2, tile_pb2
 from okey_rules.game_types import GameState, IllegalReason
 from okey_rules.tiles import TILE_COUNT
-from okey_server.convert_state import state_from_proto, state_to_proto
+from okey_server.convert_state import classic_state_from_token, state_token
 from service_helpers import codes_of, decode_error
 
 pytestmark = pytest.mark.service
@@ -55,28 +58,39 @@ def twin(make_server) -> Iterator[Table]:
     yield from _table(make_server, KEY)
 
 
+def _process_table(start_server_process: object, *flags: str) -> Iterator[Table]:
+    server = start_server_process("--port", "0", *flags)  # type: ignore[operator]
+    with grpc.insecure_channel(server.address, options=CHANNEL_OPTIONS) as channel:
+        yield Table(channel)
+
+
 @pytest.fixture
-def stranger(make_server) -> Iterator[Table]:
-    """A server with another key."""
-    yield from _table(make_server, OTHER_KEY)
+def stranger(start_server_process) -> Iterator[Table]:
+    """A server with another key, in a process of its own: the in-process servers share the
+    server's cache of states lately sealed or opened (convert_state), which answers a token
+    it holds before any key is looked at, so only another process shows what another
+    server does with the token."""
+    yield from _process_table(start_server_process, "--signing-key", OTHER_KEY.hex())
 
 
-def rack_of(state: state_pb2.GameState, seat: int, table: Table) -> list[tile_pb2.Tile]:
+def rack_of(state: Position | bytes, seat: int, table: Table) -> list[tile_pb2.Tile]:
     return list(table.view(state, seat).rack)
 
 
-def first_discard(table: Table, state: state_pb2.GameState) -> state_pb2.GameState:
+def first_discard(table: Table, state: Position) -> Position:
     """The first seat's opening discard: its first rack tile."""
     seat = state.turn_seat
     return table.play(state, move(DISCARD, seat, rack_of(state, seat, table)[0]))
 
 
 def assert_illegal(answer: game_pb2.ApplyMoveResponse, reason: int) -> None:
-    """An illegal move is an answer: legal false, the reason, a message, no state or events."""
+    """An illegal move is an answer: legal false, the reason, a message, no state, status
+    or events."""
     assert not answer.legal
     assert answer.reason == reason, game_pb2.IllegalReason.Name(answer.reason)
     assert answer.message
-    assert not answer.HasField("state")
+    assert answer.state == b""
+    assert not answer.HasField("status")
     assert not answer.events
 
 
@@ -95,17 +109,18 @@ def test_whole_rounds_from_the_deal_to_a_win_and_to_an_exhausted_wall(table: Tab
     """§8.1-§8.5: rounds played from Deal to their end through ApplyMove, by seats that see
     only their own view; some end in a win, some with the wall run out: the last discard,
     which the next seat cannot finish with, ends the round in the same answer."""
-    endings: dict[str, state_pb2.GameState] = {}
+    endings: dict[str, Position] = {}
     for seed in SEEDS:
         played = play_round(table, table.deal(seed))
         final = played.final
         assert final.phase == state_pb2.PHASE_ROUND_OVER
-        assert final.HasField("outcome")
+        assert final.status.round_over
+        assert final.status.HasField("outcome")
         last = played.events[-1]
         if final.outcome.drawn:
             # The policy takes the last discard whenever it may (only to finish with it).
             assert played.moves[-1].kind == DISCARD
-            assert final.wall == []
+            assert table.view(final, 0).wall_size == 0
             assert [e.kind for e in played.events[-2:]] == [
                 game_pb2.EVENT_KIND_DISCARDED,
                 game_pb2.EVENT_KIND_ROUND_DRAWN,
@@ -121,7 +136,7 @@ def test_whole_rounds_from_the_deal_to_a_win_and_to_an_exhausted_wall(table: Tab
             assert last.outcome.win_kind != 0
             endings.setdefault("won", final)
         # Every tile in exactly one place at the end (the engine's own accounting).
-        engine_state = state_from_proto(final, KEY)
+        engine_state = classic_state_from_token(final.token, KEY)
         places = [c for s in engine_state.seats for c in (*s.rack, *s.discards)]
         places += [*engine_state.wall, engine_state.indicator]
         if engine_state.outcome and engine_state.outcome.discard is not None:
@@ -212,9 +227,10 @@ def test_tile_not_in_rack(table: Table) -> None:
     assert_illegal(answer, game_pb2.ILLEGAL_REASON_TILE_NOT_IN_RACK)
 
 
-def signed(state: GameState) -> state_pb2.GameState:
-    """An engine position signed with the test server's key (the test knows it)."""
-    return state_to_proto(state, KEY)
+def signed(table: Table, state: GameState) -> Position:
+    """An engine position sealed with the test server's key (the test knows it): these tests
+    are about the rules of a position no short seeded game reaches, not the public contract."""
+    return table.position_of(state_token(state, KEY))
 
 
 def test_the_last_discard_ends_the_round_when_the_next_seat_cannot_finish(
@@ -223,13 +239,13 @@ def test_the_last_discard_ends_the_round_when_the_next_seat_cannot_finish(
     """§8.5: everyone draws and throws back; the answer to the discard of the last wall
     tile carries DISCARDED and then ROUND_DRAWN, and the round is over."""
     state = first_discard(table, table.deal("empty wall"))
-    while state.wall:
+    while table.view(state, 0).wall_size:
         seat = state.turn_seat
         drew = table.apply(state, move(DRAW, seat))
         assert drew.legal
         answer = table.apply(drew.state, move(DISCARD, seat, drew.events[0].tile))
         assert answer.legal
-        state = answer.state
+        state = position(answer)
     assert [e.kind for e in answer.events] == [
         game_pb2.EVENT_KIND_DISCARDED,
         game_pb2.EVENT_KIND_ROUND_DRAWN,
@@ -242,7 +258,7 @@ def test_the_last_discard_ends_the_round_when_the_next_seat_cannot_finish(
 def test_wall_empty(table: Table) -> None:
     """§8.5: the wall empty, the seat after the last discard can finish with it: it may take
     it or end the round, and drawing is WALL_EMPTY."""
-    state = signed(waiting_on_last_discard(start(rules=PLAY_ON)))
+    state = signed(table, waiting_on_last_discard(start(rules=PLAY_ON)))
     seat = state.turn_seat
     assert table.view(state, seat).wall_size == 0
     assert_illegal(table.apply(state, move(DRAW, seat)), game_pb2.ILLEGAL_REASON_WALL_EMPTY)
@@ -250,17 +266,18 @@ def test_wall_empty(table: Table) -> None:
     answer = table.apply(state, move(END, seat))
     assert answer.legal
     assert [e.kind for e in answer.events] == [game_pb2.EVENT_KIND_ROUND_DRAWN]
-    assert answer.state.outcome.drawn
+    assert answer.status.outcome.drawn
+    assert answer.status.round_over
 
 
 def test_must_finish(table: Table) -> None:
     """§8.5: the last discard taken with the wall empty, the seat must finish with it: only
     declarations are offered, a plain discard is MUST_FINISH, and the state says so."""
-    state = signed(waiting_on_last_discard(start(rules=PLAY_ON)))
+    state = signed(table, waiting_on_last_discard(start(rules=PLAY_ON)))
     seat = state.turn_seat
     took = table.apply(state, move(TAKE, seat))
     assert took.legal
-    assert took.state.must_finish
+    assert took.status.must_finish
     (event,) = took.events
     assert event.kind == game_pb2.EVENT_KIND_TOOK_DISCARD
     offered = table.legal(took.state, seat)
@@ -270,7 +287,8 @@ def test_must_finish(table: Table) -> None:
     assert_illegal(answer, game_pb2.ILLEGAL_REASON_MUST_FINISH)
     won = table.apply(took.state, offered[0])
     assert won.legal
-    assert won.state.outcome.winner_seat == seat
+    assert won.status.outcome.winner_seat == seat
+    assert not won.status.must_finish
 
 
 # §8.4: with indicator B13 (okey B1), R1-R4, Y5-Y7, K9-K12 and R8 Y8 B8 win; K2 is spare.
@@ -282,13 +300,13 @@ def test_must_show_win(table: Table) -> None:
     win with no okey among them: a plain discard is MUST_SHOW_WIN, only declarations are
     offered. With the option off the seat may discard and play on."""
     position = arrange(start(rules=UNTIMED), {1: codes(WINNING_15)}, indicator=code("B13"))
-    state = signed(position)
+    state = signed(table, position)
     spare = rack_of(state, 1, table)[-1]
     answer = table.apply(state, move(DISCARD, 1, spare))
     assert_illegal(answer, game_pb2.ILLEGAL_REASON_MUST_SHOW_WIN)
     assert {m.kind for m in table.legal(state, 1)} == {WIN}
     free = signed(
-        arrange(start(rules=PLAY_ON), {1: codes(WINNING_15)}, indicator=code("B13"))
+        table, arrange(start(rules=PLAY_ON), {1: codes(WINNING_15)}, indicator=code("B13"))
     )
     assert table.apply(free, move(DISCARD, 1, spare)).legal
 
@@ -325,7 +343,7 @@ def test_hand_does_not_win(table: Table) -> None:
     assert_illegal(answer, game_pb2.ILLEGAL_REASON_HAND_DOES_NOT_WIN)
 
 
-def gosterme_table(table: Table, preset: str = "") -> tuple[state_pb2.GameState, int]:
+def gosterme_table(table: Table, preset: str = "") -> tuple[Position, int]:
     """A fresh deal (under `preset`) and a seat other than the first that holds the
     indicator's twin."""
     for number in range(200):
@@ -361,7 +379,7 @@ def test_gosterme_already_shown(table: Table) -> None:
     (event,) = shown.events
     assert event.kind == game_pb2.EVENT_KIND_GOSTERME
     assert event.seat == seat
-    assert shown.state.turn_seat == state.turn_seat, "gösterme does not take the turn"
+    assert shown.status.turn_seat == state.turn_seat, "gösterme does not take the turn"
     assert table.view(shown.state, 0).seats[seat].gosterme
     answer = table.apply(shown.state, move(GOSTERME, seat))
     assert_illegal(answer, game_pb2.ILLEGAL_REASON_GOSTERME_ALREADY_SHOWN)
@@ -379,7 +397,7 @@ def test_gosterme_without_tile(table: Table) -> None:
     assert_illegal(answer, game_pb2.ILLEGAL_REASON_GOSTERME_WITHOUT_TILE)
 
 
-def timed_deal(table: Table) -> state_pb2.GameState:
+def timed_deal(table: Table) -> Position:
     """A deal at NOW with a 45-second move timer."""
     return table.deal(
         "timed", ruleset=ruleset_pb2.Ruleset(move_timer_seconds=45), now=stamp(NOW)
@@ -394,7 +412,7 @@ def test_turn_timed_out(table: Table) -> None:
     answer = table.apply(state, move(DISCARD, seat, rack_of(state, seat, table)[0]), late)
     assert_illegal(answer, game_pb2.ILLEGAL_REASON_TURN_TIMED_OUT)
     assert [m.kind for m in table.games.LegalMoves(
-        game_pb2.LegalMovesRequest(state=state, seat=seat, now=stamp(late))
+        game_pb2.LegalMovesRequest(state=state.token, seat=seat, now=stamp(late))
     ).moves if m.seat == seat and m.kind != GOSTERME] == [TIMEOUT]
     played = table.apply(state, move(TIMEOUT, seat), late)
     assert played.legal
@@ -405,6 +423,7 @@ def test_turn_timed_out(table: Table) -> None:
     # The next turn is timed from the caller's clock at the timeout.
     deadline = table.view(played.state, 0).turn_deadline
     assert deadline.ToMilliseconds() == late + 45_000
+    assert played.status.turn_deadline == deadline
 
 
 def test_turn_not_timed_out(table: Table) -> None:
@@ -423,77 +442,120 @@ def test_every_illegal_reason_has_its_own_test() -> None:
     assert names <= tests, sorted(names - tests)
 
 
-# --- signed states --------------------------------------------------------------------------
+# --- sealed state tokens --------------------------------------------------------------------
+
+INVALID_STATE = "ERROR_REASON_INVALID_STATE"
+TOKEN_VERSION = "ERROR_REASON_TOKEN_VERSION"
+UNKNOWN_KEY = "ERROR_REASON_UNKNOWN_KEY"
+# state.proto / sealing: version byte 1, then a 4-byte key id, then the AES-SIV ciphertext.
+KEY_ID_END = 5
 
 
-def test_a_state_with_one_byte_flipped_is_refused(table: Table) -> None:
-    """A state changed anywhere after the server signed it is INVALID_ARGUMENT on its MAC."""
+def flipped(token: bytes, index: int, bit: int = 0x01) -> bytes:
+    changed = bytearray(token)
+    changed[index] ^= bit
+    return bytes(changed)
+
+
+def test_a_token_with_any_byte_flipped_is_refused(table: Table) -> None:
+    """A state changed anywhere after the server sealed it is INVALID_ARGUMENT on `state`:
+    in the version byte it is TOKEN_VERSION, in the key id UNKNOWN_KEY, anywhere in the
+    sealed body INVALID_STATE (the seal authenticates every byte)."""
     state = first_discard(table, table.deal("tamper"))
-    seat = state.turn_seat
-    data = state.SerializeToString()
-    flipped = 0
-    for position in range(0, len(data), max(1, len(data) // 60)):
-        changed = bytearray(data)
-        changed[position] ^= 0x01
-        try:
-            tampered = state_pb2.GameState.FromString(bytes(changed))
-        except Exception:  # a flip that breaks the encoding cannot be sent
-            continue
-        if tampered == state:
-            continue
-        request = game_pb2.ApplyMoveRequest(state=tampered, move=move(DRAW, seat))
-        fields = invalid(table.games.ApplyMove, request)
-        assert fields[0].startswith("state"), fields
-        assert fields[-1] == "ERROR_REASON_INVALID_STATE"
-        flipped += 1
-    assert flipped >= 20
+    token = state.token
+    assert token[0] == 1
+    request = game_pb2.ApplyMoveRequest(state=token, move=move(DRAW, state.turn_seat))
+    assert table.games.ApplyMove(request).legal, "the untouched token plays"
+    step = max(1, len(token) // 80)
+    positions = sorted({*range(KEY_ID_END + 1), *range(0, len(token), step), len(token) - 1})
+    for index in positions:
+        request.state = flipped(token, index)
+        expected = (
+            TOKEN_VERSION if index == 0 else UNKNOWN_KEY if index < KEY_ID_END else INVALID_STATE
+        )
+        assert invalid(table.games.ApplyMove, request) == ("state", expected), index
+    assert len(positions) >= 60
 
 
-def test_a_state_spliced_from_two_deals_is_refused(table: Table) -> None:
-    """The MAC covers the deal id and round: racks of one deal under another's MAC,
-    or a state moved to another round, are refused."""
-    first = table.deal("splice-a")
-    second = table.deal("splice-b")
-    spliced = state_pb2.GameState()
-    spliced.CopyFrom(second)
-    del spliced.seats[:]
-    spliced.seats.extend(first.seats)
-    request = game_pb2.ApplyMoveRequest(state=spliced, move=move(DRAW, 0))
-    assert invalid(table.games.ApplyMove, request)[0] == "state.mac"
-    moved = state_pb2.GameState()
-    moved.CopyFrom(first)
-    moved.deal_id = second.deal_id
-    request = game_pb2.ApplyMoveRequest(state=moved, move=move(DRAW, 0))
-    assert invalid(table.games.ApplyMove, request)[0] == "state.mac"
-    later = state_pb2.GameState()
-    later.CopyFrom(first)
-    later.round = 2
-    assert invalid(table.games.PlayerView, game_pb2.PlayerViewRequest(state=later))[0] == (
-        "state.mac"
+def test_a_token_cut_short_or_spliced_from_two_deals_is_refused(table: Table) -> None:
+    """The seal covers the whole token: a prefix of it, one deal's token with another's tail,
+    or extra bytes after it do not open (INVALID_STATE on `state`)."""
+    first = table.deal("splice-a").token
+    second = table.deal("splice-b").token
+    half = len(first) // 2
+    for bad in (
+        first[:half],
+        first[:KEY_ID_END],
+        first[:half] + second[half:],
+        first + b"\x00",
+    ):
+        request = game_pb2.ApplyMoveRequest(state=bad, move=move(DRAW, 0))
+        assert invalid(table.games.ApplyMove, request) == ("state", INVALID_STATE)
+    assert invalid(table.games.PlayerView, game_pb2.PlayerViewRequest(state=first[:-1])) == (
+        "state", INVALID_STATE
     )
 
 
-def test_a_missing_state_or_mac_is_refused(table: Table) -> None:
+def test_a_deal_id_token_is_not_a_state(table: Table) -> None:
+    """Tokens are sealed per purpose: a committed deal id, a token under the same key, does
+    not open as a state."""
+    committed = table.deals.CommitSeed(deal_pb2.CommitSeedRequest(no_client_seeds=True))
+    raw = base64.urlsafe_b64decode(committed.deal_id + "=" * (-len(committed.deal_id) % 4))
+    assert raw[:KEY_ID_END] == table.deal("same key").token[:KEY_ID_END]
+    request = game_pb2.LegalMovesRequest(state=raw, seat=0)
+    assert invalid(table.games.LegalMoves, request) == ("state", INVALID_STATE)
+
+
+def test_a_missing_state_or_another_token_version_is_refused(table: Table) -> None:
+    """No token: INVALID_STATE. A first byte other than 1 (a token of another format, or
+    something that is no token at all): TOKEN_VERSION."""
     assert invalid(table.games.LegalMoves, game_pb2.LegalMovesRequest()) == (
-        "state", "ERROR_REASON_INVALID_STATE"
+        "state", INVALID_STATE
     )
-    unsigned = state_pb2.GameState()
-    unsigned.CopyFrom(table.deal("unsigned"))
-    unsigned.ClearField("mac")
-    request = game_pb2.PlayerViewRequest(state=unsigned)
-    assert invalid(table.games.PlayerView, request)[0] == "state.mac"
+    token = table.deal("versions").token
+    for version in (0, 2, 0xFF):
+        request = game_pb2.PlayerViewRequest(state=bytes((version,)) + token[1:])
+        assert invalid(table.games.PlayerView, request) == ("state", TOKEN_VERSION)
+    garbage = game_pb2.PlayerViewRequest(state=b"{\"seats\": []}")
+    assert invalid(table.games.PlayerView, garbage) == ("state", TOKEN_VERSION)
 
 
 def test_servers_sharing_a_key_accept_each_others_states(
     table: Table, twin: Table, stranger: Table
 ) -> None:
-    """Any instance with the same key continues a round; another key refuses it."""
+    """Any instance with the same key continues a round; another key refuses it as a token
+    under a key it does not hold (UNKNOWN_KEY), in every call that takes a state."""
     state = table.deal("shared key")
     state = first_discard(twin, state)
     state = table.play(state, move(DRAW, state.turn_seat))
-    assert twin.view(state, 0).move_number == 2
-    request = game_pb2.ApplyMoveRequest(state=state, move=move(DRAW, state.turn_seat))
-    assert invalid(stranger.games.ApplyMove, request)[0] == "state.mac"
+    assert twin.view(state, 0).move_number == 2 == state.move_number
+    request = game_pb2.ApplyMoveRequest(state=state.token, move=move(DRAW, state.turn_seat))
+    assert invalid(stranger.games.ApplyMove, request) == ("state", UNKNOWN_KEY)
+    for call, other in (
+        (stranger.games.LegalMoves, game_pb2.LegalMovesRequest(state=state.token)),
+        (stranger.games.PlayerView, game_pb2.PlayerViewRequest(state=state.token)),
+        (stranger.games.Replay, game_pb2.ReplayRequest(state=state.token)),
+    ):
+        assert invalid(call, other) == ("state", UNKNOWN_KEY)
+
+
+def test_a_rotated_key_still_opens_its_tokens_and_new_ones_use_the_new_key(
+    start_server_process, table: Table, stranger: Table
+) -> None:
+    """--previous-signing-keys: a server sealing with OTHER_KEY that lists KEY as a previous
+    key continues a round KEY sealed; the states it issues are sealed under OTHER_KEY, which
+    the old server does not hold (the server with OTHER_KEY alone opens them). A process of
+    its own, as for `stranger`."""
+    flags = ("--signing-key", OTHER_KEY.hex(), "--previous-signing-keys", KEY.hex())
+    for rotated in _process_table(start_server_process, *flags):
+        state = table.deal("rotation")
+        assert rotated.view(state, 0).move_number == 0
+        after = first_discard(rotated, state)
+        assert after.token[1:KEY_ID_END] != state.token[1:KEY_ID_END]
+        assert rotated.view(after, 0).move_number == 1
+    assert stranger.view(after, 0).move_number == 1
+    request = game_pb2.PlayerViewRequest(state=after.token)
+    assert invalid(table.games.PlayerView, request) == ("state", UNKNOWN_KEY)
 
 
 # --- views ----------------------------------------------------------------------------------
@@ -503,7 +565,7 @@ def test_player_view_shows_the_own_rack_and_only_counts_of_others(table: Table) 
     """§8.7: own rack, every seat's counts, whole piles only for one's own and the previous
     seat's, top tiles of the others; never another rack or the wall order."""
     state = play_round(table, table.deal(SEEDS[0])).states[21]
-    engine = state_from_proto(state, KEY)
+    engine = classic_state_from_token(state.token, KEY)
     for seat in range(4):
         view = table.view(state, seat)
         assert codes_of(view.rack) == list(engine.seats[seat].rack)
@@ -515,7 +577,9 @@ def test_player_view_shows_the_own_rack_and_only_counts_of_others(table: Table) 
             assert shown.whole_pile == whole
             assert shown.discard_count == len(pile)
             assert len(shown.discards) == (len(pile) if whole else min(len(pile), 1))
-    fields = invalid(table.games.PlayerView, game_pb2.PlayerViewRequest(state=state, seat=4))
+    fields = invalid(
+        table.games.PlayerView, game_pb2.PlayerViewRequest(state=state.token, seat=4)
+    )
     assert fields == ("seat", "ERROR_REASON_INVALID_MOVE")
 
 
@@ -537,7 +601,7 @@ def test_player_view_shows_the_own_rack_and_only_counts_of_others(table: Table) 
 def test_a_move_no_rule_can_judge_is_invalid_argument(
     table: Table, bad: game_pb2.Move, field: str
 ) -> None:
-    request = game_pb2.ApplyMoveRequest(state=table.deal("bad move"), move=bad)
+    request = game_pb2.ApplyMoveRequest(state=table.deal("bad move").token, move=bad)
     fields = invalid(table.games.ApplyMove, request)
     assert fields[0] == field
     assert fields[-1] == "ERROR_REASON_INVALID_MOVE"
@@ -545,7 +609,7 @@ def test_a_move_no_rule_can_judge_is_invalid_argument(
 
 def test_a_clock_before_1970_is_invalid_argument(table: Table) -> None:
     request = game_pb2.ApplyMoveRequest(
-        state=table.deal("clock"), move=move(DRAW, 0), now=stamp(0)
+        state=table.deal("clock").token, move=move(DRAW, 0), now=stamp(0)
     )
     request.now.seconds = -5
     assert invalid(table.games.ApplyMove, request)[0] == "now"
@@ -558,19 +622,22 @@ def logged(moves: list[game_pb2.Move]) -> list[game_pb2.LoggedMove]:
     return [game_pb2.LoggedMove(move=m) for m in moves]
 
 
-def test_replay_from_the_deal_reaches_the_same_signed_state(table: Table) -> None:
+def test_replay_from_the_deal_reaches_the_same_sealed_state(table: Table) -> None:
+    """Sealing is deterministic: the replayed round's token equals, byte for byte, the one
+    the moves issued, and so does its status."""
     played = play_round(table, table.deal(SEEDS[1]))
     answer = table.games.Replay(
         game_pb2.ReplayRequest(deal=deal_pb2.DealRequest(seed=SEEDS[1]), moves=logged(played.moves))
     )
     assert answer.legal
     assert answer.moves_applied == len(played.moves)
-    assert answer.state == played.final
+    assert answer.state == played.final.token
+    assert answer.status == played.final.status
     assert list(answer.events) == played.events
     from_state = table.games.Replay(
-        game_pb2.ReplayRequest(state=played.states[0], moves=logged(played.moves))
+        game_pb2.ReplayRequest(state=played.states[0].token, moves=logged(played.moves))
     )
-    assert from_state.state == played.final
+    assert from_state.state == played.final.token
 
 
 def test_replay_names_the_first_illegal_move(table: Table) -> None:
@@ -585,7 +652,8 @@ def test_replay_names_the_first_illegal_move(table: Table) -> None:
     assert answer.moves_applied == 6
     assert answer.reason == game_pb2.ILLEGAL_REASON_NOT_YOUR_TURN
     assert answer.message
-    assert answer.state == played.states[6]
+    assert answer.state == played.states[6].token
+    assert answer.status == played.states[6].status
 
 
 @pytest.mark.parametrize(
@@ -593,7 +661,8 @@ def test_replay_names_the_first_illegal_move(table: Table) -> None:
     [
         ({}, "start"),
         ({"deal": deal_pb2.DealRequest()}, "deal.seed"),
-        ({"deal": deal_pb2.DealRequest(commit=True)}, "deal.commit"),
+        # A committed deal's seed is secret: it is replayed from its opening state.
+        ({"deal": deal_pb2.DealRequest(deal_id="a-committed-deal-id")}, "deal.deal_id"),
         ({"deal": deal_pb2.DealRequest(seed="x", player_count=9)}, "deal.player_count"),
         (
             {"deal": deal_pb2.DealRequest(seed="x"), "moves": [game_pb2.LoggedMove()]},
