@@ -13,7 +13,9 @@ process_bench: health Check and
 CheckHand calls per second against one and two server processes
 (`--processes`), from several client processes; limits_bench: header-only
 streams, a greedy connection, floods, a drain and rapid resets against the
-server's limits, and how soon a restarted process serves again. Each
+server's limits, and how soon a restarted process serves again; seal_bench:
+ApplyMove server CPU per call of the last revision before the sealed state
+(a git worktree under .bench-cache/) against this checkout's, in one run. Each
 is a bounded run (counts and time budgets fixed in its module). A benchmark
 module that is missing is skipped with a note; one that fails is reported and
 the others still run; the exit status is 1 if any failed. The soak
@@ -31,7 +33,7 @@ from pathlib import Path
 BENCH_DIR = Path(__file__).resolve().parent
 BENCHMARKS = (
     "hand_bench", "rpc_bench", "deal_bench", "game_bench", "opening_bench", "memory_bench",
-    "process_bench", "limits_bench",
+    "process_bench", "limits_bench", "seal_bench",
 )
 
 
