@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-from okey.v1 import state_pb2
 from okey_rules.game import apply_move
 from okey_rules.game_types import Move, MoveKind, Phase
 from okey_rules.tiles import Tile
-from okey_server.convert_state import state_from_proto, state_to_proto
+from okey_server.convert_state import classic_state_from_token, state_token
 
 
-def play_to_the_end(opening: state_pb2.GameState, key: bytes) -> state_pb2.GameState:
-    """The round played out and signed again with `key` (the server's).
+def play_to_the_end(opening: bytes, key: bytes) -> bytes:
+    """The round of a sealed opening state played out and sealed again with `key` (the
+    server's).
 
     Every seat draws from the wall and throws the newest tile back; with the
     wall empty the seat on turn ends the round drawn (docs/rules.md §8.5). The
-    game service is not needed: the engine plays, and the state is re-signed
-    as the server would sign it.
+    game service is not needed: the engine plays, and the state is sealed as
+    the server would seal it (the tests that use this are about RevealSeed,
+    not about the moves).
     """
-    state = state_from_proto(opening, key)
+    state = classic_state_from_token(opening, key)
     while state.phase is not Phase.ROUND_OVER:
         seat = state.turn
         if state.phase is Phase.DRAW:
@@ -28,4 +29,4 @@ def play_to_the_end(opening: state_pb2.GameState, key: bytes) -> state_pb2.GameS
         assert result.legal, result.message
         assert result.state is not None
         state = result.state
-    return state_to_proto(state, key)
+    return state_token(state, key)

@@ -1,25 +1,31 @@
-"""DealService through a real server: seeds, commit and reveal, formal procedure, state, errors."""
+"""DealService through a real server: seeds, commit and reveal, formal procedure, the sealed
+opening state and its status, stacked positions, errors."""
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 import grpc
 import pytest
 from fair_deal_helpers import play_to_the_end
-from okey.v1 import deal_pb2, deal_pb2_grpc, ruleset_pb2, state_pb2
+from game_service_helpers import Table
+from okey.v1 import deal_pb2, deal_pb2_grpc, game_pb2, ruleset_pb2, state_pb2, tile_pb2
 from okey_rules import Ruleset, format_tile, preset
 from okey_rules.deal import deal
 from okey_rules.deal_types import DealMethod
+from okey_rules.errors import InvalidInputError
+from okey_rules.game101_types import State101
 from okey_rules.shuffle import shuffled_codes
-from okey_server.state_mac import state_mac_ok
+from okey_server.convert_state import state_from_token
 from service_helpers import code_of, codes_of, decode_error, notation_of
 
 pytestmark = pytest.mark.service
 
 FORMAL = deal_pb2.DEAL_METHOD_FORMAL
 HEX64 = re.compile(r"[0-9a-f]{64}")
+HEX32 = re.compile(r"[0-9a-f]{32}")
+# deal.proto: a committed deal id is an opaque URL-safe base64 token.
+URL_SAFE = re.compile(r"[A-Za-z0-9_-]+")
 KEY = b"deal service test key"
 CHANNEL_OPTIONS = (("grpc.so_reuseport", 0),)
 
@@ -56,10 +62,16 @@ def _same_deal(response: deal_pb2.DealResponse, expected) -> None:
     ],
 )
 def test_deal_answers_what_the_engine_deals(channel, request_fields, engine_args):
+    """A seeded deal: the engine's deal of the seed; the seed in the answer, no commitment
+    (a seeded deal commits to nothing), its keyed id as deal_id and in the status."""
     response = _stub(channel).Deal(deal_pb2.DealRequest(**request_fields))
     _same_deal(response, deal(seed=request_fields["seed"], **engine_args))
     assert response.seed == request_fields["seed"]
-    assert response.commitment == hashlib.sha256(request_fields["seed"].encode()).hexdigest()
+    assert response.commitment == ""
+    assert response.status.deal_kind == state_pb2.DEAL_KIND_SEEDED
+    assert HEX32.fullmatch(response.deal_id)
+    assert response.status.seeded_deal_id == response.deal_id
+    assert response.status.commitment == ""
 
 
 def test_same_request_same_answer_byte_for_byte(channel):
@@ -79,20 +91,28 @@ def test_no_seed_draws_a_fresh_secure_seed_and_returns_it(channel):
 
 
 def test_committed_deal_hides_the_seed_and_reveal_gives_it_back(make_server):
-    """docs/dealing.md, "Fairness you can verify": commit: true withholds the seed; once the
-    round is over RevealSeed gives it back, matching the commitment and dealing the racks."""
+    """docs/dealing.md, "Fairness you can verify": CommitSeed then Deal under its deal id
+    withholds the seed; once the round is over RevealSeed gives it back with the same
+    commitment, and the seed deals the racks played (no client seeds were committed)."""
     _, port = make_server(signing_key=KEY)
     with grpc.insecure_channel(f"127.0.0.1:{port}", options=CHANNEL_OPTIONS) as opened:
         stub = _stub(opened)
-        committed = stub.Deal(deal_pb2.DealRequest(commit=True, player_count=3))
+        commit = stub.CommitSeed(
+            deal_pb2.CommitSeedRequest(player_count=3, no_client_seeds=True)
+        )
+        committed = stub.Deal(deal_pb2.DealRequest(deal_id=commit.deal_id, player_count=3))
         assert committed.seed == ""
-        assert re.fullmatch(r"[0-9a-f]{32}", committed.deal_id)
+        assert committed.deal_id == commit.deal_id
+        assert URL_SAFE.fullmatch(committed.deal_id)
+        assert committed.commitment == commit.commitment == committed.status.commitment
+        assert committed.status.deal_kind == state_pb2.DEAL_KIND_COMMITTED
+        assert committed.status.seeded_deal_id == ""
         finished = play_to_the_end(committed.state, KEY)
         revealed = stub.RevealSeed(
             deal_pb2.RevealSeedRequest(deal_id=committed.deal_id, state=finished)
         )
-    assert hashlib.sha256(revealed.seed.encode()).hexdigest() == committed.commitment
     assert revealed.commitment == committed.commitment
+    assert revealed.inputs == commit.inputs
     _same_deal(committed, deal(player_count=3, seed=revealed.seed))
 
 
@@ -126,29 +146,114 @@ def test_rack_notation_is_sorted_by_colour_then_number(channel):
         assert keys == sorted(keys)
 
 
-def test_opening_state_is_signed_and_ready_for_the_first_discard(make_server):
+def test_opening_state_is_sealed_and_ready_for_the_first_discard(make_server):
+    """deal.proto: the opening state is a sealed token (version byte 1); its status and any
+    seat's view give the public facts; opened with the server's key it holds the deal
+    answered; under another key it does not open."""
     _, port = make_server(signing_key=KEY)
     with grpc.insecure_channel(f"127.0.0.1:{port}", options=CHANNEL_OPTIONS) as opened:
         response = _stub(opened).Deal(deal_pb2.DealRequest(seed="state", preset="101",
                                                            dealer_seat=2))
-    state = response.state
-    assert state.phase == state_pb2.PHASE_FIRST_DISCARD
-    assert state.turn_seat == 2 == response.first_seat
-    assert state.move_number == 0
+        view = Table(opened).view(response.state, 2)
+    status = response.status
+    assert status.phase == state_pb2.PHASE_FIRST_DISCARD
+    assert status.turn_seat == 2 == response.first_seat
+    assert (status.move_number, status.round, status.dealer_seat) == (0, 1, 2)
+    assert status.game == ruleset_pb2.GAME_OKEY_101
+    assert not status.round_over
+    assert not status.HasField("outcome")
+    assert codes_of(view.rack) == codes_of(response.racks[2].tiles)
+    assert view.wall_size == len(response.wall)
+    assert code_of(view.indicator) == code_of(response.indicator)
+    assert view.ruleset.game == ruleset_pb2.GAME_OKEY_101
+    assert view.ruleset.HasField("indicator_drawable_last")
+    token = response.state
+    assert token[0] == 1
+    # cached=False: the token opened for real, not answered from the states lately sealed.
+    state = state_from_token(token, KEY, cached=False)
+    assert isinstance(state, State101)
     assert [list(s.rack) for s in state.seats] == [codes_of(r.tiles) for r in response.racks]
     assert all(not s.discards for s in state.seats)
     assert list(state.wall) == codes_of(response.wall)
     assert state.indicator == code_of(response.indicator)
-    assert state.okey_face == (response.okey.color - 1) * 13 + response.okey.number - 1
-    assert state.ruleset.game == ruleset_pb2.GAME_OKEY_101
-    assert state.ruleset.HasField("indicator_drawable_last")
-    assert len(state.mac) == 32
-    assert state_mac_ok(state, KEY)
-    assert not state_mac_ok(state, b"another key")
-    tampered = state_pb2.GameState()
-    tampered.CopyFrom(state)
-    tampered.seats[0].rack[0], tampered.wall[0] = tampered.wall[0], tampered.seats[0].rack[0]
-    assert not state_mac_ok(tampered, KEY)
+    with pytest.raises(InvalidInputError):
+        state_from_token(token, b"another key, 32 bytes long......", cached=False)
+
+
+def _stacked_from(response: deal_pb2.DealResponse) -> deal_pb2.StackedDeal:
+    """A seeded deal's racks, wall and indicator, given back tile by tile."""
+    return deal_pb2.StackedDeal(
+        racks=[deal_pb2.StackedRack(tiles=rack.tiles) for rack in response.racks],
+        wall=response.wall,
+        indicator=response.indicator,
+    )
+
+
+def test_a_stacked_deal_places_the_tiles_as_given(channel):
+    """deal.proto StackedDeal: the racks, wall and indicator given tile by tile are the ones
+    dealt; no seed, no deal id, no commitment; marked DEAL_KIND_STACKED in the status and
+    in every view; it plays like any deal."""
+    stub = _stub(channel)
+    seeded = stub.Deal(deal_pb2.DealRequest(seed="to stack", player_count=3, dealer_seat=1))
+    stacked = stub.Deal(deal_pb2.DealRequest(
+        player_count=3, dealer_seat=1, stacked=_stacked_from(seeded)
+    ))
+    assert [r.tiles for r in stacked.racks] == [r.tiles for r in seeded.racks]
+    assert list(stacked.wall) == list(seeded.wall)
+    assert stacked.indicator == seeded.indicator
+    assert (stacked.seed, stacked.deal_id, stacked.commitment) == ("", "", "")
+    assert stacked.status.deal_kind == state_pb2.DEAL_KIND_STACKED
+    assert (stacked.status.commitment, stacked.status.seeded_deal_id) == ("", "")
+    assert stacked.status.turn_seat == seeded.status.turn_seat == 2
+    table = Table(channel)
+    view = table.view(stacked.state, 2)
+    assert view.deal_kind == state_pb2.DEAL_KIND_STACKED
+    assert view.rack == seeded.racks[2].tiles
+    opening = game_pb2.Move(kind=game_pb2.MOVE_KIND_DISCARD, seat=2, tile=view.rack[0])
+    assert table.apply(stacked.state, opening).status.deal_kind == state_pb2.DEAL_KIND_STACKED
+
+
+def _stacked_bad(change: str) -> deal_pb2.DealRequest:
+    """A stacked request from seed "s" (4 seats), broken as `change` says."""
+    dealt = deal(seed="s")
+    tiles = [tile_pb2.Tile(color=(c % 53) // 13 + 1, number=(c % 53) % 13 + 1, copy=c // 53)
+             if c % 53 != 52 else tile_pb2.Tile(false_joker=True, copy=c // 53)
+             for c in range(106)]
+    stacked = deal_pb2.StackedDeal(
+        racks=[deal_pb2.StackedRack(tiles=[tiles[c] for c in rack]) for rack in dealt.racks],
+        wall=[tiles[c] for c in dealt.wall],
+        indicator=tiles[dealt.indicator],
+    )
+    request = deal_pb2.DealRequest(stacked=stacked)
+    if change == "seed":
+        request.seed = "s"
+    elif change == "client-seeds":
+        request.client_seeds.append("mine")
+    elif change == "formal":
+        request.method = FORMAL
+    elif change == "no-indicator":
+        request.stacked.ClearField("indicator")
+    elif change == "tile-twice":
+        request.stacked.wall[0].CopyFrom(request.stacked.wall[1])
+    return request
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ("seed", "seed"), ("client-seeds", "client_seeds"), ("formal", "method"),
+    ("no-indicator", "stacked.indicator"), ("tile-twice", "stacked"),
+])
+def test_a_stacked_deal_takes_no_randomness_and_every_tile_once(channel, change, field):
+    """deal.proto: `seed`, `dice`, `client_seeds` and `deal_id` empty, the method informal,
+    the indicator given, every one of the 106 tiles exactly once; else INVALID_ARGUMENT
+    naming the field."""
+    assert _stub(channel).Deal(_stacked_bad("none")).status.deal_kind == (
+        state_pb2.DEAL_KIND_STACKED
+    )
+    with pytest.raises(grpc.RpcError) as error:
+        _stub(channel).Deal(_stacked_bad(change))
+    violation = decode_error(error.value)
+    assert violation.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert violation.fields[0].startswith(field), violation.fields
 
 
 def _reroll_case() -> tuple[str, list[int]]:
@@ -184,7 +289,8 @@ BAD_REQUESTS = [
     ("re-roll-needed", deal_pb2.DealRequest(seed=REROLL_SEED, method=FORMAL, dice=REROLL_DICE),
      "dice"),
     ("seed-over-256-bytes", deal_pb2.DealRequest(seed="x" * 257), "seed"),
-    ("commit-with-a-seed", deal_pb2.DealRequest(seed="mine", commit=True), "seed"),
+    # The commit flag is gone: a committed deal is CommitSeed then Deal(deal_id).
+    ("deal-id-with-a-seed", deal_pb2.DealRequest(seed="mine", deal_id="x"), "seed"),
     ("unknown-preset", deal_pb2.DealRequest(preset="nope"), "preset"),
     # deal.proto: a round number is at most 1,000,000 (the next round must fit its field).
     ("round-over-a-million", deal_pb2.DealRequest(seed="x", round=1_000_001), "round"),
