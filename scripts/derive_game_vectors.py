@@ -6,12 +6,15 @@ written out here in protobuf JSON by hand: nothing goes through the gRPC
 layer (okey_server), so a vector checks the server's translation of the
 engine's answers as well as the rules.
 
-A signed GameState cannot be written into a vector: its MAC depends on the
-server's key. So each case that needs a position says how to reach it: a
-`given_state` (a ReplayRequest: a seeded DealRequest and a move log) that
-the runner replays on the server under test, putting the answer's state into
-the request (docs/conformance.md, "Cases that need a state"). No expected
-answer names the signed state; an illegal ApplyMove pins it as not set.
+A sealed state cannot be written into a vector: the token opens under one
+server key only. So each case that needs a position says how to reach it: a
+`given_state` (a ReplayRequest: a seeded or stacked DealRequest and a move
+log) that the runner replays on the server under test, putting the answer's
+state into the request (docs/conformance.md, "Cases that need a state"). No
+expected answer names the token (an illegal ApplyMove pins it as empty);
+legal answers pin the round's public `status` instead (turn, phase, deadline,
+outcome, deal kind). Nothing that depends on the key is pinned: not the
+seeded deal id of a view or status, only the deal's kind.
 
     python scripts/derive_game_vectors.py                 # print {file name: file} as JSON
     python scripts/derive_game_vectors.py --write DIR     # write DIR/game_*.json
@@ -29,6 +32,7 @@ the committed files byte for byte.
 
 from __future__ import annotations
 
+import base64
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -39,6 +43,7 @@ from typing import Any
 
 from okey_rules.deal import deal
 from okey_rules.deal_fairness import seeded_deal_id
+from okey_rules.deal_stacked import stacked_deal
 from okey_rules.game import apply_move, legal_moves, replay, start_round
 from okey_rules.game_types import (
     Event,
@@ -78,6 +83,9 @@ SEED_WAIT = "wall-waits-5"
 # play on).
 SEED_SHOW = "must-show-105"
 SEED_TWO = "two-seats-0"  # a two-player table
+# The key of the seeded deal ids in the engine's states here: never in a vector (views and
+# statuses pin the deal's kind, not its keyed id, which differs from server to server).
+DEAL_ID_KEY = b"conformance vectors: not a server key"
 
 # --- protobuf JSON of the engine's values ------------------------------------------
 
@@ -153,6 +161,27 @@ def event_json(event: Event) -> Json:
     return data
 
 
+def status_json(state: GameState, kind: str = "DEAL_KIND_SEEDED") -> Json:
+    """The okey.v1.RoundStatus of a classic state (state.proto), all but the key's part: a
+    seeded deal's keyed id is left out; the commitment (none but a committed deal's) is
+    pinned empty."""
+    return {
+        "game": "GAME_CLASSIC",
+        "playerCount": state.player_count,
+        "dealerSeat": state.dealer,
+        "round": state.round,
+        "moveNumber": state.move_number,
+        "turnSeat": state.turn,
+        "phase": f"PHASE_{state.phase.name}",
+        "turnDeadline": timestamp(state.deadline_ms) if state.deadline_ms else None,
+        "roundOver": state.phase is Phase.ROUND_OVER,
+        "outcome": None if state.outcome is None else outcome_json(state.outcome),
+        "dealKind": kind,
+        "commitment": "",
+        "mustFinish": state.must_finish,
+    }
+
+
 def ruleset_json(rules: Ruleset) -> Json:
     """The resolved ruleset as an answer states it: every option written out."""
     return {
@@ -197,20 +226,106 @@ class Table:
             data["now"] = timestamp(self.now_ms)
         return data
 
+    @property
+    def kind(self) -> str:
+        return "DEAL_KIND_SEEDED"
+
     def start(self) -> GameState:
-        # As the server deals a seeded request: the deal id comes from the seed.
+        # As the server deals a seeded request: the deal id comes from the seed (under a key
+        # of this script's own: no vector shows it).
         dealt = deal(self.rules, self.players, self.dealer, seed=self.seed)
-        return start_round(dealt, deal_id=seeded_deal_id(self.seed), now_ms=self.now_ms)
+        deal_id = seeded_deal_id(DEAL_ID_KEY, self.seed)
+        return start_round(dealt, deal_id=deal_id, now_ms=self.now_ms)
 
     def at(self, *log: LoggedMove) -> Position:
         return Position(self, tuple(log))
 
 
 @dataclass(frozen=True)
+class StackedTable:
+    """A stacked deal (deal.proto, DealRequest.stacked): a position given tile by tile, for
+    the positions a shuffle would take long to find. Four seats, dealer 0, classic rules."""
+
+    seed: str  # a name for messages only: a stacked deal has no seed
+    racks: tuple[tuple[int, ...], ...]
+    wall: tuple[int, ...]
+    indicator: int
+    players: int = 4
+    dealer: int = 0
+
+    @property
+    def rules(self) -> Ruleset:
+        return preset("")
+
+    @property
+    def kind(self) -> str:
+        return "DEAL_KIND_STACKED"
+
+    def request(self) -> Json:
+        return {
+            "playerCount": self.players,
+            "dealerSeat": self.dealer,
+            "stacked": {
+                "racks": [{"tiles": tiles_json(rack)} for rack in self.racks],
+                "wall": tiles_json(self.wall),
+                "indicator": tile_json(self.indicator),
+            },
+        }
+
+    def start(self) -> GameState:
+        dealt = stacked_deal(
+            self.rules,
+            self.players,
+            self.dealer,
+            racks=self.racks,
+            wall=self.wall,
+            indicator=self.indicator,
+        )
+        return start_round(dealt, deal_id="")
+
+    def at(self, *log: LoggedMove) -> Position:
+        return Position(self, tuple(log))
+
+
+def code(color: int, number: int, copy: int = 0) -> int:
+    """A tile's code: copy * 53 + colour * 13 + number - 1 (colours R, Y, B, K: 0-3)."""
+    return copy * FACES + color * 13 + number - 1
+
+
+def stacked_table(name: str, first_rack: list[int], indicator: int) -> StackedTable:
+    """Dealer 0, seat 1 (first) holding `first_rack`; every other tile in code order: seats
+    2, 3, 0 take 14 each, the wall the rest."""
+    assert len(first_rack) == 15
+    rest = [c for c in range(2 * FACES) if c not in first_rack and c != indicator]
+    racks = {
+        1: tuple(first_rack),
+        2: tuple(rest[:14]),
+        3: tuple(rest[14:28]),
+        0: tuple(rest[28:42]),
+    }
+    return StackedTable(name, tuple(racks[s] for s in range(4)), tuple(rest[42:]), indicator)
+
+
+# Seat 1 opens holding seven pairs and one tile more (K2), the okey K7 nowhere in its rack:
+# it may win at once by discarding K2 (docs/rules.md §8.4), a position no seed search needs.
+R, Y, B, K = range(4)
+SEVEN_PAIRS = stacked_table(
+    "stacked-seven-pairs",
+    [
+        code(c, n, copy)
+        for c, n in ((R, 1), (R, 3), (Y, 5), (Y, 7), (B, 9), (B, 11), (K, 13))
+        for copy in (0, 1)
+    ]
+    + [code(K, 2)],
+    code(K, 6),
+)
+
+
+@dataclass(frozen=True)
 class Position:
     """Where a table stands after a move log, every move of which is legal."""
 
-    table: Table
+    table: Table | StackedTable
     log: tuple[LoggedMove, ...] = ()
 
     @cached_property
@@ -597,14 +712,20 @@ def _now(request: Json, now_ms: int | None) -> Json:
     return request
 
 
-def apply_expect(result: MoveResult) -> Json:
+def apply_expect(result: MoveResult, kind: str = "DEAL_KIND_SEEDED") -> Json:
     if result.legal:
-        return {"legal": True, "events": [event_json(e) for e in result.events]}
+        assert result.state is not None
+        return {
+            "legal": True,
+            "events": [event_json(e) for e in result.events],
+            "status": status_json(result.state, kind),
+        }
     assert result.reason is not None
     return {
         "legal": False,
         "reason": f"ILLEGAL_REASON_{result.reason.name}",
-        "state": None,  # an illegal move answers no state
+        "state": None,  # an illegal move answers no state (an empty token)...
+        "status": None,  # ... and no status
         "events": [],
     }
 
@@ -632,7 +753,7 @@ def apply_case(
         "reason": reason,
         "given_state": at.given_state(),
         "request": _now({"move": move_json(move)}, now_ms),
-        "expect": {"response": apply_expect(result)},
+        "expect": {"response": apply_expect(result, at.table.kind)},
     }
 
 
@@ -678,7 +799,7 @@ def classic_ruleset_json(rules: Ruleset) -> Json:
     }
 
 
-def view_json(state: GameState, seat: int) -> Json:
+def view_json(state: GameState, seat: int, kind: str = "DEAL_KIND_SEEDED") -> Json:
     view = player_view(state, seat)
     return {
         "seat": view.seat,
@@ -705,8 +826,11 @@ def view_json(state: GameState, seat: int) -> Json:
         "moveNumber": view.move_number,
         "turnDeadline": timestamp(view.deadline_ms) if view.deadline_ms else None,
         "outcome": None if view.outcome is None else outcome_json(view.outcome),
-        "dealId": view.deal_id,
         "round": view.round,
+        # game.proto: a view names the deal's kind, never anything that re-deals it; a
+        # seeded deal's keyed id depends on the server's key and is not pinned.
+        "dealKind": kind,
+        "commitment": "",
     }
 
 
@@ -716,19 +840,21 @@ def view_case(name: str, reason: str, at: Position, seat: int) -> Case:
         "reason": reason,
         "given_state": at.given_state(),
         "request": {"seat": seat},
-        "expect": {"response": view_json(at.state, seat)},
+        "expect": {"response": view_json(at.state, seat, at.table.kind)},
     }
 
 
 def replay_case(
     name: str,
     reason: str,
-    start: Table | Position,
+    start: Table | StackedTable | Position,
     log: tuple[LoggedMove, ...] | list[LoggedMove],
     want: Any = LEGAL,
 ) -> Case:
-    """Replay from a seeded deal (a Table) or from a replayed state (a Position)."""
+    """Replay from a seeded or stacked deal (a table) or from a replayed state (a
+    Position)."""
     begin = start.state if isinstance(start, Position) else start.start()
+    kind = start.table.kind if isinstance(start, Position) else start.kind
     result = replay(begin, list(log))
     got = None if result.legal else result.reason and result.reason.name
     assert got == want, f"{name}: the engine says {got}, the case wants {want}"
@@ -736,6 +862,8 @@ def replay_case(
         "legal": result.legal,
         "movesApplied": result.applied,
         "events": [event_json(e) for e in result.events],
+        # The public facts of the state after the last legal move.
+        "status": status_json(result.state, kind),
     }
     if not result.legal:
         assert result.reason is not None
@@ -753,18 +881,37 @@ def replay_case(
 
 
 def error_case(
-    name: str, reason: str, request: Json, field_path: str, at: Position | None = None
+    name: str,
+    reason: str,
+    request: Json,
+    field_path: str,
+    at: Position | None = None,
+    *,
+    why: str | None = None,
 ) -> Case:
+    """An INVALID_ARGUMENT naming `field_path`; `why`, when given, the ErrorReason."""
     case: Case = {"name": name, "reason": reason}
     if at is not None:
         case["given_state"] = at.given_state()
     case["request"] = request
-    case["expect"] = {"error": {"code": "INVALID_ARGUMENT", "field": field_path}}
+    error = {"code": "INVALID_ARGUMENT", "field": field_path}
+    if why is not None:
+        error["reason"] = why
+    case["expect"] = {"error": error}
     return case
 
 
-# A state no server issued: its MAC is not the server's (and no key makes it so).
-FORGED_STATE: Json = {"playerCount": 4, "turnSeat": 1, "mac": "bm90IGEgcmVhbCBNQUM="}
+def token_json(raw: bytes) -> str:
+    """A token as a bytes field in protobuf JSON: standard base64."""
+    return base64.b64encode(raw).decode("ascii")
+
+
+# States no server issued (a sealed state is: version byte 1, a 4-byte key id, AES-SIV):
+# of another format (version 2), sealed under a key id no server holds (0: one key in 2^32
+# has it), and cut short (a version-1 token shorter than its header and tag).
+STATE_OTHER_VERSION = token_json(bytes([2]) + bytes(40))
+STATE_UNKNOWN_KEY = token_json(bytes([1]) + bytes(4) + bytes(40))
+STATE_CUT_SHORT = token_json(bytes([1]) + bytes(7))
 
 
 def other_copy_missing(rack: tuple[int, ...]) -> int:
@@ -1075,8 +1222,11 @@ def apply_move_cases(p: Positions) -> list[Case]:
             " with it: the same answer ends the round with no winner (DISCARDED, then"
             " ROUND_DRAWN); the outcome lists the gösterme shown",
             last_drawn,
-            discard(last_drawn.state.turn, last_drawn.rack(last_drawn.state.turn)[-1],
-                    next_ms(last_drawn)),
+            discard(
+                last_drawn.state.turn,
+                last_drawn.rack(last_drawn.state.turn)[-1],
+                next_ms(last_drawn),
+            ),
             events=(EventKind.DISCARDED, EventKind.ROUND_DRAWN),
         ),
         apply_case(
@@ -1224,10 +1374,27 @@ def apply_move_cases(p: Positions) -> list[Case]:
             "state",
         ),
         error_case(
-            "game-apply-state-forged-mac",
-            "state.proto GameState.mac: a state whose MAC fails is refused",
-            {"state": FORGED_STATE, "move": move_json(draw(FIRST)[0])},
-            "state.mac",
+            "game-apply-state-of-another-token-version",
+            "errors.proto ERROR_REASON_TOKEN_VERSION: a state whose first byte is not the"
+            " server's token format (1) is refused on state",
+            {"state": STATE_OTHER_VERSION, "move": move_json(draw(FIRST)[0])},
+            "state",
+            why="ERROR_REASON_TOKEN_VERSION",
+        ),
+        error_case(
+            "game-apply-state-under-an-unknown-key",
+            "errors.proto ERROR_REASON_UNKNOWN_KEY: a state sealed under a key id the server"
+            " does not hold (0) is refused on state",
+            {"state": STATE_UNKNOWN_KEY, "move": move_json(draw(FIRST)[0])},
+            "state",
+            why="ERROR_REASON_UNKNOWN_KEY",
+        ),
+        error_case(
+            "game-apply-state-cut-short",
+            "errors.proto ERROR_REASON_INVALID_STATE: a token too short to be sealed does not open",
+            {"state": STATE_CUT_SHORT, "move": move_json(draw(FIRST)[0])},
+            "state",
+            why="ERROR_REASON_INVALID_STATE",
         ),
         error_case(
             "game-apply-move-kind-unspecified",
@@ -1569,10 +1736,12 @@ def player_view_cases(p: Positions) -> list[Case]:
             p.opening,
         ),
         error_case(
-            "game-view-state-forged-mac",
-            "state.proto GameState.mac: a state whose MAC fails is refused",
-            {"state": FORGED_STATE, "seat": 1},
-            "state.mac",
+            "game-view-state-under-an-unknown-key",
+            "errors.proto ERROR_REASON_UNKNOWN_KEY: a state sealed under a key id the server"
+            " does not hold is refused on state",
+            {"state": STATE_UNKNOWN_KEY, "seat": 1},
+            "state",
+            why="ERROR_REASON_UNKNOWN_KEY",
         ),
     ]
     return cases
@@ -1680,9 +1849,9 @@ def replay_cases(p: Positions) -> list[Case]:
         ),
         error_case(
             "game-replay-committed-deal",
-            "game.proto ReplayRequest.deal: a committed deal cannot be re-dealt",
-            {"deal": {"commit": True}},
-            "deal.commit",
+            "game.proto ReplayRequest.deal: a committed deal (a deal id) cannot be re-dealt",
+            {"deal": {"dealId": "bm90IGEgZGVhbCBpZA"}},
+            "deal.deal_id",
         ),
         error_case(
             "game-replay-deal-bad-player-count",
@@ -1715,10 +1884,68 @@ def replay_cases(p: Positions) -> list[Case]:
             "moves[0].move.seat",
         ),
         error_case(
-            "game-replay-state-forged-mac",
-            "state.proto GameState.mac: a state whose MAC fails is refused",
-            {"state": FORGED_STATE, "moves": []},
-            "state.mac",
+            "game-replay-state-of-another-token-version",
+            "errors.proto ERROR_REASON_TOKEN_VERSION: a state of another token format is"
+            " refused on state",
+            {"state": STATE_OTHER_VERSION, "moves": []},
+            "state",
+            why="ERROR_REASON_TOKEN_VERSION",
+        ),
+    ]
+
+
+def stacked_cases(method: str) -> list[Case]:
+    """Cases from a stacked deal (deal.proto, DealRequest.stacked): given_state starts from
+    the position itself, and Replay deals it; the status and view say DEAL_KIND_STACKED."""
+    opening = SEVEN_PAIRS.at()
+    odd = code(K, 2)
+    if method == "ApplyMove":
+        return [
+            apply_case(
+                "stacked-seven-pairs-win-at-the-opening",
+                "docs/rules.md §8.4: the first seat may win with its opening discard (seven"
+                " pairs, K2 thrown), from a stacked position; the status says DEAL_KIND_STACKED",
+                opening,
+                declare(FIRST, odd),
+                events=(EventKind.ROUND_WON,),
+            ),
+            apply_case(
+                "stacked-winning-hand-must-be-shown",
+                "docs/rules.md §8.4 (must_show_win, classic preset): a plain discard that"
+                " keeps a winning hand with no okey is refused, from a stacked position",
+                opening,
+                discard(FIRST, odd),
+                "MUST_SHOW_WIN",
+            ),
+        ]
+    if method == "LegalMoves":
+        return [
+            legal_case(
+                "stacked-seven-pairs-may-win",
+                "docs/rules.md §8.4: the seat holding seven pairs and one tile more is offered"
+                " to win by discarding it",
+                opening,
+                FIRST,
+                check=lambda moves: Move(MoveKind.DECLARE_WIN, FIRST, TILE_OF_CODE[odd]) in moves,
+            ),
+        ]
+    if method == "PlayerView":
+        return [
+            view_case(
+                "stacked-position-first-seat",
+                "game.proto PlayerViewResponse.deal_kind: a stacked position is marked"
+                " DEAL_KIND_STACKED, with no commitment nor seeded deal id",
+                opening,
+                FIRST,
+            ),
+        ]
+    return [
+        replay_case(
+            "stacked-deal-and-a-win",
+            "game.proto ReplayRequest.deal: a stacked DealRequest is dealt as given and the"
+            " log played on it (the opening seat wins with seven pairs)",
+            SEVEN_PAIRS,
+            [declare(FIRST, odd)],
         ),
     ]
 
@@ -1752,11 +1979,13 @@ FILES: dict[str, tuple[str, str, str, Callable[[Positions], list[Case]]]] = {
 
 NOTES = (
     "Expected answers derived by scripts/derive_game_vectors.py from the engine's rules"
-    " (docs/rules.md §8). A signed state cannot be stored in a vector (its MAC depends on the"
-    " server's key): a case that needs a position carries given_state, a ReplayRequest (a"
-    " seeded deal and a move log) that the runner replays first, putting the answer's state"
-    " into the request. No expected answer pins a state; arrangements and message texts are"
-    " not pinned either."
+    " (docs/rules.md §8). A sealed state cannot be stored in a vector (the token opens under"
+    " one server key only): a case that needs a position carries given_state, a ReplayRequest"
+    " (a seeded or stacked deal and a move log) that the runner replays first, putting the"
+    " answer's state into the request. No expected answer pins a token (an illegal move's is"
+    " pinned empty); legal answers pin the round's status (turn, phase, deadline, outcome,"
+    " deal kind) instead. Nothing that depends on the server's key is pinned (a seeded deal's"
+    " keyed id); arrangements and message texts are not pinned either."
 )
 
 
@@ -1770,7 +1999,7 @@ def build_files() -> dict[str, Json]:
             "service": "okey.v1.GameService",
             "method": method,
             "notes": NOTES,
-            "cases": cases(p),
+            "cases": [*cases(p), *stacked_cases(method)],
         }
         for name, (suite, source, method, cases) in FILES.items()
     }

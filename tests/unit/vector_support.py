@@ -18,7 +18,7 @@ from typing import Any
 
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from okey.v1 import game_pb2
+from okey.v1 import errors_pb2, game_pb2
 from okey_rules.game import replay
 from okey_rules.game_types import ReplayResult
 from okey_server.convert_game import clock_ms, move_from_proto
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CONFORMANCE = ROOT / "tests" / "conformance"
 SCRIPTS = ROOT / "scripts"
 KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
-# Any key will do for reading a log: the MAC is not what is checked here.
+# Any key will do for reading a log: the sealed token is not what is checked here.
 KEY = b"test key for reading vector logs"
 # The keys of a vector file, in docs/conformance.md's format (the CheckHand files have no notes).
 HEADER_KEYS = {"suite", "source", "service", "method", "notes", "cases"}
@@ -128,17 +128,23 @@ def assert_answer_or_refusal(
         json_format.ParseDict(expect["response"], response_type())
         return
     error = expect["error"]
-    assert set(error) == {"code", "field"}
+    # docs/conformance.md: `reason`, the ErrorInfo reason, is optional.
+    assert {"code", "field"} <= set(error) <= {"code", "field", "reason"}
     assert error["code"] == "INVALID_ARGUMENT"
+    assert (
+        error.get("reason", "ERROR_REASON_INVALID_INPUT")
+        in errors_pb2.ErrorReason.DESCRIPTOR.values_by_name
+    )
     head = field_head(error["field"])
     assert head in request_type.DESCRIPTOR.fields_by_name or head in other_heads
 
 
 def replay_given_state(given_state: dict[str, Any]) -> ReplayResult:
-    """Read as a server reads a ReplayRequest: a seeded deal, then the log, every move legal."""
+    """Read as a server reads a ReplayRequest: a seeded or stacked deal (a vector cannot hold
+    a sealed state), then the log, every move legal."""
     request = json_format.ParseDict(given_state, game_pb2.ReplayRequest())
     assert request.WhichOneof("start") == "deal"
-    assert request.deal.seed
+    assert request.deal.seed or request.deal.HasField("stacked")
     state = deal_for_request(request.deal, KEY).state
     log = [
         (move_from_proto(entry.move, f"moves[{i}].move"), clock_ms(entry))
