@@ -10,8 +10,8 @@ a vector checks the server's translation as well as the rules. The scores
 are also worked out a second way here (`points_by_the_text`, from the §10.7
 and §10.8 text) and must agree.
 
-A signed GameState cannot be written into a vector (its MAC depends on the
-server's key), so a case that needs a position carries `given_state`: a
+A sealed state cannot be written into a vector (the token opens under one
+server key only), so a case that needs a position carries `given_state`: a
 seeded Okey 101 deal and a move log the runner replays on the server under
 test (docs/conformance.md, "Cases that need a state"). Positions worth a
 vector are found with the engine: the seeds below were picked by `--search`
@@ -319,10 +319,33 @@ def view_json(state: State101, seat: int) -> Json:
         "moveNumber": state.move_number,
         "turnDeadline": None,  # §10: Okey 101 rounds are not timed
         "outcome": None if state.outcome is None else outcome_json(state.outcome),
-        "dealId": state.deal_id,
         "round": state.round,
         "table": [table_meld_json(i, meld, state) for i, meld in enumerate(state.table)],
         "takenDiscard": tile_json(state.taken) if pending and state.taken is not None else None,
+        # game.proto: a view names the deal's kind, never its keyed id (which depends on
+        # the server's key).
+        "dealKind": "DEAL_KIND_SEEDED",
+        "commitment": "",
+    }
+
+
+def status_json(state: State101) -> Json:
+    """The okey.v1.RoundStatus of an Okey 101 state (state.proto), but the seeded deal's
+    keyed id, which depends on the server's key; no commitment (a seeded deal)."""
+    return {
+        "game": "GAME_OKEY_101",
+        "playerCount": state.player_count,
+        "dealerSeat": state.dealer,
+        "round": state.round,
+        "moveNumber": state.move_number,
+        "turnSeat": state.turn,
+        "phase": PHASE_NAMES[state.phase],
+        "turnDeadline": None,  # §10: Okey 101 rounds are not timed
+        "roundOver": state.phase is Phase101.ROUND_OVER,
+        "outcome": None if state.outcome is None else outcome_json(state.outcome),
+        "dealKind": "DEAL_KIND_SEEDED",
+        "commitment": "",
+        "mustFinish": False,
     }
 
 
@@ -368,7 +391,7 @@ class Table101:
     def start(self) -> State101:
         # As the server deals a seeded request: the deal id comes from the seed.
         dealt = deal(self.rules, PLAYERS, self.dealer, seed=self.seed)
-        return start_round_101(dealt, deal_id=seeded_deal_id(self.seed),
+        return start_round_101(dealt, deal_id=seeded_deal_id(game_vectors().DEAL_ID_KEY, self.seed),
                                round_number=self.round or 1)
 
     def at(self, *log: Move101) -> Position:
@@ -1050,12 +1073,17 @@ def apply_expect(result: Result101) -> Json:
     if result.legal:
         assert result.state is not None
         outcome = result.state.outcome
-        return {"legal": True, "events": [event_json(e, outcome) for e in result.events]}
+        return {
+            "legal": True,
+            "events": [event_json(e, outcome) for e in result.events],
+            "status": status_json(result.state),
+        }
     assert result.reason is not None
     return {
         "legal": False,
         "reason": f"ILLEGAL_REASON_{result.reason.name}",
-        "state": None,  # an illegal move answers no state
+        "state": None,  # an illegal move answers no state (an empty token)...
+        "status": None,  # ... and no status
         "events": [],
     }
 
@@ -1134,6 +1162,8 @@ def replay_case(name: str, reason: str, start: Table101 | Position, log: Sequenc
         "legal": legal,
         "movesApplied": applied,
         "events": [event_json(e, final.outcome) for e in events],
+        # The public facts of the state after the last legal move.
+        "status": status_json(final),
     }
     if not legal:
         assert reason_got is not None
@@ -2406,11 +2436,13 @@ FILES: dict[str, tuple[str, str, str, str, Callable[[Positions], list[Case]]]] =
 
 NOTES = (
     "Expected answers derived by scripts/derive_game101_vectors.py from the engine's Okey 101"
-    " rules (docs/rules.md §10), scores also read from §10.7 directly. A signed state cannot be"
-    " stored in a vector (its MAC depends on the server's key): a case that needs a position"
-    " carries given_state, a ReplayRequest (a seeded Okey 101 deal and a move log) that the"
-    " runner replays first, putting the answer's state into the request. No expected answer pins"
-    " a state; message texts and score-line texts are not pinned either."
+    " rules (docs/rules.md §10), scores also read from §10.7 directly. A sealed state cannot be"
+    " stored in a vector (the token opens under one server key only): a case that needs a"
+    " position carries given_state, a ReplayRequest (a seeded Okey 101 deal and a move log)"
+    " that the runner replays first, putting the answer's state into the request. No expected"
+    " answer pins a token (an illegal move's is pinned empty); legal answers pin the round's"
+    " status instead, and views the deal's kind, never the keyed deal id. Message texts and"
+    " score-line texts are not pinned either."
 )
 
 

@@ -25,6 +25,7 @@ the committed files byte for byte.
 
 from __future__ import annotations
 
+import base64
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -488,8 +489,10 @@ def error_case(
     *,
     refused_by: str | None = None,
     given: Json | None = None,
+    why: str | None = None,
 ) -> Case:
-    """An INVALID_ARGUMENT naming `field_path`; `refused_by`: the field the engine names."""
+    """An INVALID_ARGUMENT naming `field_path`; `refused_by`: the field the engine names;
+    `why`: the ErrorReason, when the case pins it."""
     if refused_by is not None:
         assert refused_by == field_path or refused_by.startswith(
             (f"{field_path}[", f"{field_path}.")
@@ -498,7 +501,10 @@ def error_case(
     if given is not None:
         case["given_state"] = given
     case["request"] = request
-    case["expect"] = {"error": {"code": "INVALID_ARGUMENT", "field": field_path}}
+    error = {"code": "INVALID_ARGUMENT", "field": field_path}
+    if why is not None:
+        error["reason"] = why
+    case["expect"] = {"error": error}
     return case
 
 
@@ -1692,7 +1698,9 @@ def round_error_cases() -> list[Case]:
 
 # --- cases: ScoreRound from finished states ----------------------------------------------
 
-FORGED_STATE: Json = {"playerCount": 4, "phase": "PHASE_ROUND_OVER", "mac": "bm90IGEgcmVhbCBNQUM="}
+# A finished state no server issued: a token sealed under key id 0, which no server's key
+# has but one in 2^32 (a sealed state: version byte 1, a 4-byte key id, AES-SIV).
+FORGED_STATE = base64.b64encode(bytes([1]) + bytes(4) + bytes(40)).decode("ascii")
 
 # Seeds with a property worth a vector, found by `--search` (each property is asserted
 # again when the vectors are built, so a changed deal fails loudly).
@@ -1731,7 +1739,7 @@ class Dealt:
         dealt = deal(self.rules.engine(), self.players, self.dealer, seed=self.seed)
         start = start_round(
             dealt,
-            deal_id=seeded_deal_id(self.seed),
+            deal_id=seeded_deal_id(game_vectors().DEAL_ID_KEY, self.seed),
             round_number=self.round or 1,
             now_ms=self.now_ms,
         )
@@ -2010,10 +2018,12 @@ def state_cases() -> list[Case]:
             given=r.three.given_state(),
         ),
         error_case(
-            "score-round-state-forged-mac",
-            "state.proto GameState.mac: a state whose MAC fails is refused",
+            "score-round-state-under-an-unknown-key",
+            "errors.proto ERROR_REASON_UNKNOWN_KEY: a state sealed under a key the server does"
+            " not hold is refused on round.state",
             {"round": {"state": FORGED_STATE}},
-            "round.state.mac",
+            "round.state",
+            why="ERROR_REASON_UNKNOWN_KEY",
         ),
     ]
 
@@ -2384,8 +2394,9 @@ NOTES = (
     " the table after the round, the round's value, the lines (rule, seat, factor, changes; not"
     " their text) in the order applied (the win, its doubles in ScoreRule order, the largest-only"
     " note, the value; gösterme in the order shown; eliminations in seat order; kafa; game over),"
-    " the game's end and winners. A finished state cannot be stored (its MAC depends on the"
-    " server's key): those cases carry given_state, which the runner replays and puts into"
+    " the game's end and winners. A finished state cannot be stored (the sealed token opens"
+    " under one server key only): those cases carry given_state, which the runner replays and"
+    " puts into"
     " round.state. ScoreGame rounds are results only: given_state has no single place in a list"
     " of rounds."
 )

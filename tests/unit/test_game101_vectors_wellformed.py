@@ -3,7 +3,7 @@ well-formed.
 
 Checks the files, not a server: each follows the vector format
 (docs/conformance.md); requests, `given_state` logs and expected answers are
-valid okey.v1 protobuf JSON; no vector pins a signed state; every position a
+valid okey.v1 protobuf JSON; no vector pins a sealed state; every position a
 case needs is reached by a legal move log from a seeded Okey 101 deal when
 read as a server reads it; the files cover what they are for (docs/rules.md
 §10: every Okey 101 IllegalReason reachable through legal play, every
@@ -99,7 +99,7 @@ EVENT_NAMES = {
     for kind in Event101Kind
 }
 KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
-# Any key will do for reading a log: the MAC is not what is checked here.
+# Any key will do for reading a log: the sealed token is not what is checked here.
 KEY = b"test key for reading vector logs"
 
 
@@ -218,15 +218,18 @@ def test_request_given_state_and_expectation_parse(
 
 
 @pytest.mark.parametrize(("file", "method", "case"), CASES, ids=CASE_IDS)
-def test_no_vector_pins_a_signed_state(file: str, method: str, case: dict[str, Any]) -> None:
-    """A state's MAC depends on the server's key: answers pin at most that none is set, no
-    request names one, and a replayed state always starts from a seeded deal."""
+def test_no_vector_pins_a_sealed_state(file: str, method: str, case: dict[str, Any]) -> None:
+    """A sealed state opens under one server key only: answers pin at most that none is set
+    (an empty token), no request names one, and a replayed state always starts from a
+    seeded deal; nor does an answer pin the seeded deal's keyed id, only the deal's kind."""
     response = case["expect"].get("response", {})
     assert response.get("state") is None
     assert "state" not in case["request"]
     assert "state" not in case["request"].get("round", {})
     assert "state" not in case.get("given_state", {})
     assert '"mac"' not in json.dumps(case)
+    assert "dealId" not in json.dumps(response)
+    assert "seededDealId" not in json.dumps(response)
 
 
 @pytest.mark.parametrize("case", GIVEN, ids=GIVEN_IDS)

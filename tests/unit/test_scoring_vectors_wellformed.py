@@ -2,7 +2,7 @@
 
 Checks the files, not a server: each follows the vector format
 (docs/conformance.md); requests, `given_state` logs and expected answers are
-valid okey.v1 protobuf JSON; no vector pins a signed state; every finished
+valid okey.v1 protobuf JSON; no vector pins a sealed state; every finished
 round a case needs is reached by a legal move log when read as a server reads
 it; each answer adds up (a round's changes are its lines', the table after it
 is the table before plus the changes, the running table of a game chains);
@@ -14,6 +14,7 @@ scripts/derive_scoring_vectors.py writes them byte for byte.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from typing import Any
@@ -63,8 +64,7 @@ ROUND_REFUSALS = {
     "table",  # a game already over
     "table.scores",  # count, above the start, negative, partners, zero-sum
     "table.rounds_played",  # rounds_played >= game_rounds
-    "round.state",  # not finished; not the table's seats
-    "round.state.mac",
+    "round.state",  # not finished; not the table's seats; a token that does not open
     "preset",  # with a state; unknown
     "ruleset",  # with a state
     "ruleset.game",  # Okey 101
@@ -152,12 +152,20 @@ def test_request_given_state_and_expectation_parse(
 
 
 @pytest.mark.parametrize(("file", "method", "case"), CASES, ids=CASE_IDS)
-def test_no_vector_pins_a_signed_state(file: str, method: str, case: dict[str, Any]) -> None:
-    """A state's MAC depends on the server's key: a request names a state only as a forged
-    one that must be refused; a replayed state always starts from a seeded deal."""
+def test_no_vector_pins_a_sealed_state(file: str, method: str, case: dict[str, Any]) -> None:
+    """A sealed state opens under one server key only: a request names a state only as one
+    no server issued (sealed under key id 0), refused on round.state as UNKNOWN_KEY; a
+    replayed state always starts from a seeded deal."""
     state = case["request"].get("round", {}).get("state")
     if state is not None:
-        assert case["expect"] == {"error": {"code": "INVALID_ARGUMENT", "field": "round.state.mac"}}
+        assert base64.b64decode(state)[:5] == bytes([1, 0, 0, 0, 0])
+        assert case["expect"] == {
+            "error": {
+                "code": "INVALID_ARGUMENT",
+                "field": "round.state",
+                "reason": "ERROR_REASON_UNKNOWN_KEY",
+            }
+        }
         assert "given_state" not in case
     if "given_state" in case:
         assert "state" not in case["given_state"]
