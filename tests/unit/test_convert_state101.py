@@ -1,4 +1,4 @@
-"""An Okey 101 state survives the signed okey.v1.GameState unchanged (every field the
+"""An Okey 101 state survives the sealed state token unchanged (every field the
 engine keeps: table melds and the faces okeys stand for, this turn's laying moves, the
 taken discard, openings, penalties, the variants' fields, the outcome)."""
 
@@ -10,7 +10,7 @@ import pytest
 from game101_support import after, arranged, lay_off, take
 from okey_rules.errors import InvalidInputError
 from okey_rules.game101_types import Move101, Move101Kind, Outcome101, Penalty, Phase101
-from okey_server.convert_state import any_state_from_proto, state_from_proto, state_to_proto
+from okey_server.convert_state import classic_state_from_token, state_from_token, state_token
 
 KEY = b"state 101 round trip test key.."
 
@@ -24,7 +24,7 @@ def test_a_mid_turn_101_state_round_trips():
     seats[3] = dataclasses.replace(seats[3], penalties=(Penalty.FAILED_OPENING,))
     state = dataclasses.replace(state, seats=tuple(seats), best_opening=120, best_pairs=6,
                                 riziko=True)
-    assert any_state_from_proto(state_to_proto(state, KEY), KEY, cached=False) == state
+    assert state_from_token(state_token(state, KEY), KEY, cached=False) == state
 
 
 def test_the_tiles_taken_back_this_turn_round_trip():
@@ -34,18 +34,18 @@ def test_the_tiles_taken_back_this_turn_round_trip():
     state = after(state, lay_off(state, "B4", 0))
     state = after(state, Move101(Move101Kind.TAKE_BACK, 1))
     assert state.took_back == 1
-    assert any_state_from_proto(state_to_proto(state, KEY), KEY, cached=False) == state
+    assert state_from_token(state_token(state, KEY), KEY, cached=False) == state
 
 
 def test_a_finished_101_state_round_trips():
     state = arranged({1: "B4"}, table=[(1, "B1 B2 B3")])
     over = dataclasses.replace(state, phase=Phase101.ROUND_OVER,
                                outcome=Outcome101("finished", 30, 1, True, True, discard=4))
-    assert any_state_from_proto(state_to_proto(over, KEY), KEY, cached=False) == over
+    assert state_from_token(state_token(over, KEY), KEY, cached=False) == over
 
 
 def test_a_101_state_is_refused_where_only_classic_states_are_taken():
-    message = state_to_proto(arranged(), KEY)
+    token = state_token(arranged(), KEY)
     with pytest.raises(InvalidInputError) as caught:
-        state_from_proto(message, KEY)
+        classic_state_from_token(token, KEY)
     assert caught.value.field == "state.ruleset.game"

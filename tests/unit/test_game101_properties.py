@@ -46,7 +46,7 @@ from okey_rules.game101_types import (
 from okey_rules.hand_types import MeldKind
 from okey_rules.rulebook import plays_as
 from okey_rules.tiles import FACES, NUMBERS, TILE_COUNT, TILE_OF_CODE, Tile
-from state_cache_support import assert_signed_round_trip
+from state_cache_support import assert_sealed_round_trip
 
 OPENING_POINTS = 101
 OPENING_PAIRS = 5
@@ -560,7 +560,7 @@ def test_random_rounds_keep_every_tile_and_every_rule(opening, play_seed):
         if state.phase is Phase101.ROUND_OVER:
             break
         assert_consistent_101(state)
-        assert_signed_round_trip(state)
+        assert_sealed_round_trip(state)
         ledger.check(state)
         if state.phase is Phase101.DRAW:
             assert state.wall, "a seat about to draw finds a bank tile"
@@ -592,7 +592,7 @@ def test_random_rounds_keep_every_tile_and_every_rule(opening, play_seed):
         state = result.state
     assert state.phase is Phase101.ROUND_OVER, "the round did not end"
     assert_consistent_101(state)
-    assert_signed_round_trip(state)
+    assert_sealed_round_trip(state)
     ledger.check(state)
     assert state.outcome is not None
     event(f"round {state.outcome.kind}" + (" in one turn" if state.outcome.one_turn else ""))

@@ -39,7 +39,7 @@ from okey_rules.game_types import (
 )
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FACES, TILE_COUNT, Tile, indicator_for
-from state_cache_support import assert_signed_round_trip
+from state_cache_support import assert_sealed_round_trip
 from strategies import built_hands
 
 RANDOM_MOVES = 60  # then the player draws whenever it can, so the round must end
@@ -143,7 +143,7 @@ def test_random_rounds_keep_every_tile_and_every_rule(start_and_clock, play_seed
     budget: int | None = None
     while state.phase is not Phase.ROUND_OVER:
         assert_consistent(state)
-        assert_signed_round_trip(state)
+        assert_sealed_round_trip(state)
         if now is not None:
             now = advance_clock(state, now, rng)
         legal = all_legal(state, now)
@@ -178,7 +178,7 @@ def test_random_rounds_keep_every_tile_and_every_rule(start_and_clock, play_seed
         state = result.state
         assert budget is None or len(log) <= budget, "the round did not end"
     assert_consistent(state)
-    assert_signed_round_trip(state)
+    assert_sealed_round_trip(state)
     # Statistics (pytest --hypothesis-show-statistics): what the rounds covered.
     outcome = state.outcome
     assert outcome is not None

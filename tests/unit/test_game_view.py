@@ -21,13 +21,18 @@ from game_support import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from okey.v1 import game_pb2, state_pb2
 from okey_rules.errors import InvalidInputError
 from okey_rules.game_types import GameState, Move, MoveKind, Phase
 from okey_rules.game_view import PlayerView, player_view, sees_whole_pile
 from okey_rules.ruleset import Ruleset
+from okey_server.convert_game import view_to_proto
 
 # Every field a view has. A new field must be added here on purpose, after
-# checking that it gives nothing hidden away.
+# checking that it gives nothing hidden away. `deal_id` is the state's deal
+# reference, public either way: a committed deal's commitment or a seeded
+# deal's keyed id (never the secret deal id of CommitSeed nor the seed); the
+# server shows it as deal_kind, commitment and seeded_deal_id.
 VIEW_FIELDS = {
     "seat", "rules", "player_count", "dealer", "indicator", "rack", "seats", "wall_size",
     "turn", "phase", "move_number", "deadline_ms", "outcome", "deal_id", "round",
@@ -158,3 +163,34 @@ def test_buried_discards_of_far_piles_are_not_shown():
     assert view.seats[1].discards == state.seats[1].discards[-1:]
     assert view.seats[2].discards == state.seats[2].discards[-1:]
     assert view.seats[3].discards == state.seats[3].discards
+
+
+COMMITMENT = "c0" * 32  # 64 hex digits: what a committed deal's state holds
+SEEDED_ID = "5e" * 16  # 32 hex digits: a seeded deal's keyed id
+
+
+def test_the_proto_view_carries_no_deal_id_field():
+    """The contract's view has no deal id (the secret deal id of a committed deal must
+    never reach a seat): only the deal's kind and its public name."""
+    fields = game_pb2.PlayerViewResponse.DESCRIPTOR.fields_by_name
+    assert "deal_id" not in fields
+    assert {"deal_kind", "commitment", "seeded_deal_id"} <= set(fields)
+
+
+@pytest.mark.parametrize(
+    ("deal_ref", "kind", "commitment", "seeded_id"),
+    [
+        (COMMITMENT, state_pb2.DEAL_KIND_COMMITTED, COMMITMENT, ""),
+        (SEEDED_ID, state_pb2.DEAL_KIND_SEEDED, "", SEEDED_ID),
+        ("", state_pb2.DEAL_KIND_STACKED, "", ""),
+    ],
+)
+def test_a_view_names_its_deal_by_kind_and_public_name(deal_ref, kind, commitment, seeded_id):
+    """A committed deal's views show its commitment, a seeded deal's its keyed id, a stacked
+    position neither; every seat sees the same."""
+    state = dataclasses.replace(start(players=3), deal_id=deal_ref)
+    for seat in range(3):
+        answer = view_to_proto(player_view(state, seat), state)
+        assert (answer.deal_kind, answer.commitment, answer.seeded_deal_id) == (
+            kind, commitment, seeded_id
+        )
