@@ -2,8 +2,12 @@
 // a server: each case's request goes through OkeyClient.call, and the answer
 // must contain the expected response as a subset (or fail as expected). A
 // case with `given_state` first replays it through GameService/Replay and
-// sends the resulting state in its request's GameState field (`state`, or
-// `round.state` in a ScoreRoundRequest).
+// sends the sealed state it answers in its request's state field (`state`,
+// or `round.state` in a ScoreRoundRequest). A case with `given_commitment`
+// first commits through DealService/CommitSeed and sends the secret deal id
+// it answers as the request's `deal_id`. Both are new on every server (a
+// token opens under one server key only), so a vector carries how to get
+// them, never the values.
 
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -21,19 +25,24 @@ export const DEFAULT_VECTORS_DIR = path.resolve(HERE, '..', '..', '..', 'tests',
 
 const LONG_TYPES = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
 
-/** The keys a case may have; `given_state` is optional. */
-export const CASE_KEYS = Object.freeze(['name', 'reason', 'request', 'expect', 'given_state']);
+/** The keys a case may have; `given_state` and `given_commitment` are optional. */
+export const CASE_KEYS = Object.freeze(['name', 'reason', 'request', 'expect', 'given_state', 'given_commitment']);
 
 /** The service and method that turn a case's `given_state` into a state. */
 const REPLAY_SERVICE = 'okey.v1.GameService';
 const REPLAY_METHOD = 'Replay';
-/** The message a replayed state is. */
-const STATE_TYPE = 'okey.v1.GameState';
+/** A state travels as an opaque sealed token: a singular `bytes` field named `state`. */
+const STATE_FIELD = 'state';
+/** The service and method that turn a case's `given_commitment` into a deal id. */
+const COMMIT_SERVICE = 'okey.v1.DealService';
+const COMMIT_METHOD = 'CommitSeed';
+const DEAL_ID_FIELD = 'deal_id';
+/** The fields of an answer that must repeat CommitSeed's (docs/conformance.md). */
+const COMMITTED_ECHOES = Object.freeze(['commitment', 'deal_id']);
 
 /** @param {protobuf.Field} field */
 function isStateField(field) {
-  return !field.repeated && !field.map && field.resolvedType instanceof protobuf.Type &&
-    field.resolvedType.fullName === `.${STATE_TYPE}`;
+  return !field.repeated && !field.map && field.type === 'bytes' && field.name === STATE_FIELD;
 }
 
 /** @param {protobuf.Type} type @returns {protobuf.Field[]} fields in number order */
@@ -43,7 +52,8 @@ function byNumber(type) {
 
 /**
  * Where a replayed state goes in a request of `type`: the request's own
- * GameState field (GameService requests: `state`), else one a level down in
+ * state field, a singular `bytes state` (GameService requests,
+ * RevealSeedRequest), else one a level down in
  * a singular message field (ScoreRoundRequest: `round.state`, a member of
  * RoundInput's oneof); fields in number order, the first found wins. Null
  * when there is none: a list of rounds (ScoreGameRequest) has no single place
@@ -305,8 +315,9 @@ export function fieldMatches(expected, actual) {
  * @property {string} name
  * @property {string} reason
  * @property {Record<string, unknown>} request
- * @property {{response?: object, error?: {code: string | number, field?: string}}} expect
+ * @property {{response?: object, error?: {code: string | number, field?: string, reason?: string}}} expect
  * @property {Record<string, unknown>} [given_state]
+ * @property {Record<string, unknown>} [given_commitment] a CommitSeedRequest in proto3 JSON
  */
 
 /**
@@ -369,6 +380,14 @@ export async function runCase(client, vectors, testCase) {
   }
   const { expect } = testCase;
   let request = testCase.request;
+  /** @type {Record<string, unknown> | undefined} */
+  let committed;
+  if (testCase.given_commitment !== undefined) {
+    const dealId = info.requestType.fields[DEAL_ID_FIELD];
+    committed = await givenCommitment(client, info.requestType, dealId, testCase.given_commitment, result.problems);
+    if (committed === undefined || !dealId) return result;
+    request = withFieldAt(request, [dealId], committed.dealId ?? committed.deal_id ?? '');
+  }
   if (testCase.given_state !== undefined) {
     const at = statePath(info.requestType);
     const state = await givenState(client, info.requestType, at, testCase.given_state, result.problems);
@@ -383,6 +402,7 @@ export async function runCase(client, vectors, testCase) {
       result.problems.push(`expected ${expect.error.code}, got a response: ${show(response)}`);
     } else {
       result.problems.push(...subsetMismatches(info.responseType, expect.response ?? {}, response));
+      if (committed !== undefined) result.problems.push(...committedEchoes(info.responseType, committed, response));
     }
   } catch (err) {
     if (!(err instanceof OkeyError)) {
@@ -398,6 +418,10 @@ export async function runCase(client, vectors, testCase) {
       if (wantField && !err.fieldViolations.some((v) => fieldMatches(wantField, v.field))) {
         const got = err.fieldViolations.map((v) => v.field);
         result.problems.push(`expected a violation on "${wantField}", got ${show(got)}`);
+      }
+      const wantReason = expect.error.reason;
+      if (wantReason && err.reason !== wantReason) {
+        result.problems.push(`expected reason ${wantReason}, got ${err.reason}`);
       }
     }
   }
@@ -441,11 +465,63 @@ async function givenState(client, requestType, at, given, problems) {
     );
     return undefined;
   }
-  if (!isObject(replay.state)) {
+  // proto3 JSON writes the sealed token (bytes) in base64; it goes back as it came.
+  if (typeof replay.state !== 'string' || replay.state === '') {
     problems.push(`given_state: ${REPLAY_SERVICE}/${REPLAY_METHOD} answered legal: true without a state`);
     return undefined;
   }
   return replay.state;
+}
+
+/**
+ * Commits through DealService/CommitSeed for a case's `given_commitment` (a
+ * CommitSeedRequest in proto3 JSON) and returns the answer, or undefined
+ * after pushing a problem line: no deal_id field in the request, or a failed
+ * call.
+ * @param {import('./client.js').OkeyClient} client
+ * @param {protobuf.Type} requestType the case's request message
+ * @param {protobuf.Field | undefined} dealId where the deal id goes
+ * @param {unknown} given
+ * @param {string[]} problems
+ * @returns {Promise<Record<string, unknown> | undefined>}
+ */
+async function givenCommitment(client, requestType, dealId, given, problems) {
+  if (!isObject(given)) {
+    problems.push(`given_commitment: expected a CommitSeedRequest object, got ${show(given)}`);
+    return undefined;
+  }
+  if (!dealId || dealId.repeated || dealId.type !== 'string') {
+    problems.push(`given_commitment: ${requestType.fullName.slice(1)} has no ${DEAL_ID_FIELD} field to put the committed deal id in`);
+    return undefined;
+  }
+  try {
+    return await client.call(COMMIT_SERVICE, COMMIT_METHOD, given);
+  } catch (err) {
+    const why = err instanceof OkeyError ? `${err.codeName}: ${err.details}` : err instanceof Error ? err.message : String(err);
+    problems.push(`given_commitment: ${COMMIT_SERVICE}/${COMMIT_METHOD} failed: ${why}`);
+    return undefined;
+  }
+}
+
+/**
+ * A deal made under a commitment carries that commitment and deal id: each
+ * of COMMITTED_ECHOES the response type has must equal CommitSeed's answer
+ * (the vector cannot pin them: they are new at every CommitSeed).
+ * @param {protobuf.Type} responseType
+ * @param {Record<string, unknown>} committed CommitSeed's answer
+ * @param {Record<string, unknown>} response
+ * @returns {string[]}
+ */
+function committedEchoes(responseType, committed, response) {
+  const problems = [];
+  for (const name of COMMITTED_ECHOES) {
+    const field = responseType.fields[name];
+    if (!field) continue;
+    const want = committed[jsonName(field)] ?? committed[name] ?? '';
+    const got = response[jsonName(field)] ?? response[name] ?? '';
+    if (want !== got) problems.push(`${name}: expected CommitSeed's ${show(want)}, got ${show(got)}`);
+  }
+  return problems;
 }
 
 /**

@@ -150,7 +150,11 @@ function code(tile) {
 const codes = (tiles) => tiles.map(code);
 
 const dealFiles = loadVectorFiles().files.filter((f) => f.service === 'okey.v1.DealService' && f.method === 'Deal');
-const seeded = dealFiles.flatMap((f) => f.cases.filter((c) => c.expect.response).map((c) => ({ file: f.file, ...c })));
+const answered = dealFiles.flatMap((f) => f.cases.filter((c) => c.expect.response).map((c) => ({ file: f.file, ...c })));
+// Deals from a seed the request gives; a stacked deal places its tiles, and a
+// committed one (given_commitment) shuffles from a seed nobody knows yet.
+const seeded = answered.filter((c) => typeof c.request.seed === 'string' && c.given_commitment === undefined);
+const stacked = answered.filter((c) => c.request.stacked !== undefined);
 
 describe('Deal vectors re-derived in JavaScript from docs/dealing.md', () => {
   test('tests/conformance holds Deal vectors the conformance runner loads', () => {
@@ -162,8 +166,11 @@ describe('Deal vectors re-derived in JavaScript from docs/dealing.md', () => {
     test(`${vector.file}: ${vector.name}`, () => {
       const want = vector.expect.response;
       const got = derive(vector.request);
-      // The commitment stays that of the base seed, client seeds or not.
-      assert.equal(createHash('sha256').update(vector.request.seed, 'utf8').digest('hex'), want.commitment);
+      // deal.proto: only a committed deal has a commitment; a seeded one is marked as such
+      // (its keyed deal id depends on the server's key and is not pinned).
+      assert.equal(want.commitment, '');
+      assert.equal(want.dealId, undefined);
+      assert.equal(want.status.dealKind, 'DEAL_KIND_SEEDED');
       assert.equal(got.indicator, code(want.indicator), 'indicator');
       assert.equal(got.first, want.firstSeat, 'first seat');
       assert.deepEqual(got.racks, want.racks.map((r) => codes(r.tiles)), 'racks');
@@ -178,6 +185,26 @@ describe('Deal vectors re-derived in JavaScript from docs/dealing.md', () => {
         takes: want.formal.takes.map((t) => ({ ...t, tiles: codes(t.tiles) })),
       });
       assert.deepEqual(stacks, want.formal.stacks.map((st) => codes(st.tiles)), 'stacks');
+    });
+  }
+
+  test('tests/conformance holds stacked deals', () => {
+    assert.ok(stacked.length >= 3, `only ${stacked.length} stacked deal vectors`);
+  });
+
+  for (const vector of stacked) {
+    test(`${vector.file}: ${vector.name} deals the position as given`, () => {
+      const want = vector.expect.response;
+      const given = vector.request.stacked;
+      // deal.proto, DealRequest.stacked: racks, wall and indicator come back tile for tile.
+      assert.deepEqual(want.racks.map((r) => codes(r.tiles)), given.racks.map((r) => codes(r.tiles)), 'racks');
+      assert.deepEqual(codes(want.wall), codes(given.wall), 'wall');
+      assert.equal(code(want.indicator), code(given.indicator), 'indicator');
+      const placed = [...given.racks.flatMap((r) => codes(r.tiles)), ...codes(given.wall)];
+      if (placed.length === 105) placed.push(code(given.indicator));
+      assert.deepEqual([...placed].sort((a, b) => a - b), Array.from({ length: 106 }, (_, i) => i), 'every tile once');
+      assert.equal(want.status.dealKind, 'DEAL_KIND_STACKED');
+      assert.equal(want.seed, '');
     });
   }
 });
