@@ -228,6 +228,7 @@ class Side:
     state: bytes = b""  # the mid-round state as the server issued it
     apply_move: bytes = b""  # the measured request: the seat on turn discards
     next_state: bytes = b""  # the state the measured ApplyMove answers with
+    cold: list[bytes] = field(default_factory=list)  # ApplyMoves on states never seen lately
 
 
 def server_cpu() -> int | None:
@@ -338,6 +339,31 @@ def play_to_mid_round(side: Side) -> None:
 # --- measuring -------------------------------------------------------------------------------
 
 
+# The cold row: ApplyMove on opening states the server has not sealed or opened lately.
+# Both servers remember the states of their last calls in a table of 1,024 entries that
+# is emptied when full, and every ApplyMove adds two (the state in, the state out). Going
+# round COLD_STATES states, a state comes back 2 x COLD_STATES > 1,024 additions later,
+# so the table has been emptied since: every call opens (after) or checks the MAC of and
+# decodes (before) its state in full, as a call that lands on another process would.
+COLD_STATES = 600
+
+
+def prepare_cold(side: Side) -> None:
+    """COLD_STATES opening states, each with its first seat's discard of its first tile."""
+    from okey.v1 import deal_pb2, game_pb2
+
+    for index in range(COLD_STATES):
+        request = deal_pb2.DealRequest(seed=f"seal-bench-cold-{index}").SerializeToString()
+        answer = bytes(side.methods[DEAL](request, timeout=CALL_TIMEOUT_S))
+        state, rest = take_field(answer, DEAL_RESPONSE_STATE)
+        dealt = deal_pb2.DealResponse.FromString(rest)
+        seat = dealt.first_seat
+        move = game_pb2.Move(
+            kind=game_pb2.MOVE_KIND_DISCARD, seat=seat, tile=dealt.racks[seat].tiles[0]
+        )
+        side.cold.append(with_state(game_pb2.ApplyMoveRequest(move=move), state))
+
+
 @dataclass
 class Row:
     """One kind of call on one server: its totals and its per-round chunks."""
@@ -347,6 +373,16 @@ class Row:
     request: bytes
     total: Tally = field(default_factory=Tally)
     chunks: list[Tally] = field(default_factory=list)
+    # Distinct requests sent in turn instead of `request` (the cold row).
+    rotation: list[bytes] = field(default_factory=list)
+    sent: int = 0
+
+    def batch(self, calls: int) -> list[bytes]:
+        if not self.rotation:
+            return [self.request] * calls
+        size = len(self.rotation)
+        start, self.sent = self.sent, self.sent + calls
+        return [self.rotation[(start + k) % size] for k in range(calls)]
 
 
 def _cpu_us(tally: Tally) -> float:
@@ -362,8 +398,9 @@ def measure(sides: Sequence[Side], rounds: int = ROUNDS) -> dict[str, Row]:
     for side in sides:
         rows[f"{side.label} Check"] = Row(side, HEALTH_CHECK, health)
         rows[f"{side.label} ApplyMove"] = Row(side, APPLY_MOVE, side.apply_move)
+        rows[f"{side.label} ApplyMove cold"] = Row(side, APPLY_MOVE, b"", rotation=side.cold)
     for row in rows.values():
-        drive(row.side.methods[row.path], [row.request] * WARM_UP_CALLS, IN_FLIGHT)
+        drive(row.side.methods[row.path], row.batch(WARM_UP_CALLS), IN_FLIGHT)
     names = list(rows)
     for round_index in range(rounds):
         shift = round_index % len(names)
@@ -373,7 +410,7 @@ def measure(sides: Sequence[Side], rounds: int = ROUNDS) -> dict[str, Row]:
             # CPU, and the two servers' chunks still alternate within every round.
             chunk = rpc_bench.interleave(
                 {row.path: row.side.methods[row.path]},
-                {name: (row.path, [row.request] * CALLS_PER_ROUND)},
+                {name: (row.path, row.batch(CALLS_PER_ROUND))},
                 1, CALLS_PER_ROUND, row.side.pid,
             )[name]
             row.chunks.append(chunk)
@@ -414,6 +451,12 @@ def report(rows: dict[str, Row], sides: Sequence[Side]) -> float:
     print(
         f"  {'after/before':<34} {check_ratio:>7.2f} {apply_ratio:>10.2f} {relative:>16.2f}"
         "   (Check and ApplyMove in server CPU-µs per call)"
+    )
+    cold = {side.label: cpu[f"{side.label} ApplyMove cold"] for side in sides}
+    print(
+        f"  ApplyMove on states not seen lately ({COLD_STATES} opening states in turn: the"
+        f" token opened, the MAC checked, in full): before {cold['before']:.0f}, after"
+        f" {cold['after']:.0f} CPU-µs per call; after/before {cold['after'] / cold['before']:.2f}"
     )
     for name, row in rows.items():
         failed = [chunk for chunk in row.chunks if chunk.failures]
@@ -458,6 +501,7 @@ def run(
         for side in sides:
             _connect(stack, side)
             play_to_mid_round(side)
+            prepare_cold(side)
         if before.moves != after.moves:
             raise RuntimeError("the two servers played different games: not the same discard")
         pinned = f"both on CPU {cpu}" if cpu is not None else "one CPU"

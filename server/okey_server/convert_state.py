@@ -22,7 +22,7 @@ from okey_server.convert_game101 import fill_state_101, state_101_from_proto
 from okey_server.convert_hand import WIN_KIND_TO_PROTO, arrangement_bytes
 from okey_server.convert_ruleset import ruleset_from_proto, ruleset_to_proto
 from okey_server.convert_tile import fill_tile, tile_from_proto, tile_messages
-from okey_server.sealing import STATE, KeyRing, seal, unseal
+from okey_server.sealing import STATE, KeyRing, key_ring, seal, unseal
 
 PHASE_TO_PROTO: dict[Phase, int] = {
     Phase.FIRST_DISCARD: state_pb2.PHASE_FIRST_DISCARD,
@@ -42,14 +42,19 @@ _RULESETS_KEPT = 256
 _ruleset_of_wire: BoundedCache[bytes, Ruleset] = BoundedCache(_RULESETS_KEPT)
 _ruleset_message: BoundedCache[Ruleset, ruleset_pb2.Ruleset] = BoundedCache(_RULESETS_KEPT)
 
-# The states this server sealed or opened lately, by their token. A table's
+# The states this server sealed or opened lately, by key ring and token. A table's
 # next call carries the state the last answer issued (the next ApplyMove, the
 # four seats' PlayerViews), so most incoming tokens were sealed here moments
 # ago. Sealing is deterministic and authenticated: a token equal byte for
 # byte to one this process sealed or opened holds that very state, so a hit
-# skips opening and decoding it. States are immutable: sharing them is safe.
+# skips opening and decoding it. The ring is part of the key: a token is taken
+# from the table only by the ring that sealed or opened it (one process may
+# serve under several rings, as tests do). States are immutable: sharing them
+# is safe.
 _STATES_KEPT = 1024
-_decoded_states: BoundedCache[bytes, GameState | State101] = BoundedCache(_STATES_KEPT)
+_decoded_states: BoundedCache[tuple[KeyRing, bytes], GameState | State101] = BoundedCache(
+    _STATES_KEPT
+)
 
 
 def _state_ruleset(message: ruleset_pb2.Ruleset, state_field: str) -> Ruleset:
@@ -123,8 +128,9 @@ def _piles_wire(state: GameState) -> bytes:
 
 def state_token(state: GameState | State101, keys: KeyRing | bytes) -> bytes:
     """The state (classic or Okey 101) as the sealed token clients carry."""
-    token = seal(keys, STATE, _internal_message(state).SerializeToString(deterministic=True))
-    _decoded_states.put(token, state)
+    ring = key_ring(keys)
+    token = seal(ring, STATE, _internal_message(state).SerializeToString(deterministic=True))
+    _decoded_states.put((ring, token), state)
     return token
 
 
@@ -175,14 +181,15 @@ def state_from_token(
     """The state (classic or Okey 101) a client passed back; INVALID_ARGUMENT on `field`
     unless a key of the ring sealed it. `cached=False` opens and decodes the token in full
     even when this process sealed or opened it lately (tests hold the two to each other)."""
+    ring = key_ring(keys)
     if cached:
-        known = _decoded_states.get(token)
+        known = _decoded_states.get((ring, token))
         if known is not None:
             return known
-    plaintext, _ = unseal(keys, STATE, token, field, "state")
+    plaintext, _ = unseal(ring, STATE, token, field, "state")
     state = _decode_state(round_state_pb2.GameState.FromString(plaintext), field)
     if cached:
-        _decoded_states.put(token, state)
+        _decoded_states.put((ring, token), state)
     return state
 
 
