@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-from game_service_helpers import Table, move, play_round, same_face
-from okey.v1 import game_pb2, hand_pb2, ruleset_pb2, scoring_pb2, scoring_pb2_grpc, state_pb2
+from game_service_helpers import Position, Table, move, play_round, same_face
+from okey.v1 import game_pb2, hand_pb2, ruleset_pb2, scoring_pb2, scoring_pb2_grpc
 from service_helpers import decode_error, pb_tile, pb_tiles
 
 pytestmark = pytest.mark.service
@@ -36,7 +36,7 @@ class Scoring:
     def game(self, **fields: object) -> scoring_pb2.ScoreGameResponse:
         return self.stub.ScoreGame(scoring_pb2.ScoreGameRequest(**fields))  # type: ignore[arg-type]
 
-    def finished(self, **deal: object) -> Iterator[state_pb2.GameState]:
+    def finished(self, **deal: object) -> Iterator[Position]:
         """Rounds dealt and played to their end through GameService (bounded by SEEDS)."""
         for seed in SEEDS:
             yield play_round(self.table, self.table.deal(seed, **deal)).final
@@ -121,13 +121,13 @@ def test_score_game_of_states_names_each_rounds_next_deal(scoring: Scoring) -> N
         next(scoring.finished(dealer_seat=dealer, round=number))
         for dealer, number in ((2, 5), (3, 6))
     ]
-    rounds = [scoring_pb2.RoundInput(state=final) for final in finals]
+    rounds = [scoring_pb2.RoundInput(state=final.token) for final in finals]
     game = scoring.game(rounds=rounds)
     assert not game.game_over
     for final, answer in zip(finals, game.rounds, strict=True):
-        alone = scoring.round(round=scoring_pb2.RoundInput(state=final))
+        alone = scoring.round(round=scoring_pb2.RoundInput(state=final.token))
         assert (answer.next_dealer_seat, answer.next_round) == (
-            (final.dealer_seat + 1) % 4, final.round + 1
+            (final.status.dealer_seat + 1) % 4, final.status.round + 1
         )
         assert (answer.next_dealer_seat, answer.next_round) == (
             alone.next_dealer_seat, alone.next_round
@@ -138,7 +138,7 @@ def test_score_game_names_no_next_deal_for_results_or_after_the_end(scoring: Sco
     """scoring.proto: a result names no next deal; nor does the round that ends the game."""
     rules = ruleset_pb2.Ruleset(game_rounds=2)
     final = next(scoring.finished(dealer_seat=1, round=3, ruleset=rules))
-    game = scoring.game(rounds=[scoring_pb2.RoundInput(state=final)] * 2)
+    game = scoring.game(rounds=[scoring_pb2.RoundInput(state=final.token)] * 2)
     assert game.game_over
     assert (game.rounds[0].next_dealer_seat, game.rounds[0].next_round) == (2, 4)
     assert (game.rounds[1].next_dealer_seat, game.rounds[1].next_round) == (0, 0)
@@ -203,7 +203,7 @@ def test_too_few_scores_beside_a_state_name_the_scores(scoring: Scoring) -> None
     of three holds that round, so table.scores is named, not round.state; with
     player_count 3 and no scores, player_count."""
     final = next(scoring.finished())
-    state = scoring_pb2.RoundInput(state=final)
+    state = scoring_pb2.RoundInput(state=final.token)
     three = scoring_pb2.TableScores(scores=[20, 18, 20], rounds_played=1)
     assert refused(scoring.round, round=state, table=three)[0] == "table.scores"
     assert refused(scoring.round, round=state, player_count=3)[0] == "player_count"
@@ -219,5 +219,5 @@ def test_a_state_dealt_to_more_seats_than_are_left_still_names_the_state(
     round, the state was dealt before the seat left: round.state."""
     final = next(scoring.finished(ruleset=ruleset_pb2.Ruleset(elimination=True)))
     table = scoring_pb2.TableScores(scores=[9, -1, 12, 7], rounds_played=6)
-    field, _ = refused(scoring.round, round=scoring_pb2.RoundInput(state=final), table=table)
+    field, _ = refused(scoring.round, round=scoring_pb2.RoundInput(state=final.token), table=table)
     assert field == "round.state"

@@ -7,13 +7,12 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-from game_service_helpers import Table, play_round
+from game_service_helpers import Position, Table, play_round
 from okey.v1 import (
     hand_pb2,
     ruleset_pb2,
     scoring_pb2,
     scoring_pb2_grpc,
-    state_pb2,
     tile_pb2,
 )
 from service_helpers import decode_error, pb_tile, pb_tiles
@@ -240,7 +239,7 @@ def test_a_round_input_is_required(scoring: Scoring) -> None:
 # --- finished states ------------------------------------------------------------------------
 
 
-def finished_rounds(scoring: Scoring, **deal: object) -> Iterator[state_pb2.GameState]:
+def finished_rounds(scoring: Scoring, **deal: object) -> Iterator[Position]:
     """Rounds dealt and played to their end through GameService (bounded by SEEDS)."""
     for seed in SEEDS:
         yield play_round(scoring.table, scoring.table.deal(seed, **deal)).final
@@ -250,10 +249,10 @@ def test_a_finished_state_is_scored_and_names_the_next_deal(scoring: Scoring) ->
     """§9.4: the outcome comes from the state; the next dealer is the seat to the right."""
     kinds = set()
     for final in finished_rounds(scoring, dealer_seat=3):
-        answer = scoring.round(round=scoring_pb2.RoundInput(state=final))
+        answer = scoring.round(round=scoring_pb2.RoundInput(state=final.token))
         outcome = final.outcome
         assert answer.next_dealer_seat == 0
-        assert answer.next_round == final.round + 1
+        assert answer.next_round == final.status.round + 1
         if outcome.drawn:
             assert list(answer.deltas) == [0, 0, 0, 0] or outcome.gosterme
             kinds.add("drawn")
@@ -275,20 +274,23 @@ def test_a_finished_state_is_scored_and_names_the_next_deal(scoring: Scoring) ->
 
 def test_a_state_still_in_play_is_refused(scoring: Scoring) -> None:
     opening = scoring.table.deal("not over")
-    got = refused(scoring.round, round=scoring_pb2.RoundInput(state=opening))
+    got = refused(scoring.round, round=scoring_pb2.RoundInput(state=opening.token))
     assert got == ("round.state", "ERROR_REASON_INVALID_STATE")
 
 
 def test_a_tampered_state_is_refused(scoring: Scoring) -> None:
+    """A finished token changed by one byte (a winner moved, say) does not open: the round
+    is refused on round.state, INVALID_STATE, before anything is scored."""
     final = next(finished_rounds(scoring))
-    final.outcome.winner_seat = (final.outcome.winner_seat + 1) % 4
-    got = refused(scoring.round, round=scoring_pb2.RoundInput(state=final))
-    assert got == ("round.state.mac", "ERROR_REASON_INVALID_STATE")
+    changed = bytearray(final.token)
+    changed[len(changed) * 2 // 3] ^= 0x01
+    got = refused(scoring.round, round=scoring_pb2.RoundInput(state=bytes(changed)))
+    assert got == ("round.state", "ERROR_REASON_INVALID_STATE")
 
 
 def test_a_state_carries_its_own_rules(scoring: Scoring) -> None:
     final = next(finished_rounds(scoring))
-    got = refused(scoring.round, preset="penalty", round=scoring_pb2.RoundInput(state=final))
+    got = refused(scoring.round, preset="penalty", round=scoring_pb2.RoundInput(state=final.token))
     assert got[0] == "preset"
 
 
@@ -302,7 +304,7 @@ def test_a_state_from_a_table_with_a_seat_eliminated_maps_to_the_seats_left(
     for final in finished_rounds(scoring, ruleset=rules, player_count=3, dealer_seat=0):
         if final.outcome.drawn:
             continue
-        answer = scoring.round(round=scoring_pb2.RoundInput(state=final), table=table)
+        answer = scoring.round(round=scoring_pb2.RoundInput(state=final.token), table=table)
         winner = [0, 2, 3][final.outcome.winner_seat]
         value = answer.round_value
         assert list(answer.deltas) == [
@@ -321,7 +323,7 @@ def test_a_state_dealt_to_more_seats_than_are_left_is_refused(scoring: Scoring) 
     rules = ruleset_pb2.Ruleset(elimination=True)
     final = next(finished_rounds(scoring, ruleset=rules))
     table = scoring_pb2.TableScores(scores=[9, -1, 12, 7], rounds_played=6)
-    got = refused(scoring.round, round=scoring_pb2.RoundInput(state=final), table=table)
+    got = refused(scoring.round, round=scoring_pb2.RoundInput(state=final.token), table=table)
     assert got == ("round.state", "ERROR_REASON_INVALID_STATE")
 
 
@@ -354,11 +356,11 @@ def test_a_round_after_the_game_ended_is_refused(scoring: Scoring) -> None:
 
 def test_a_game_of_finished_states_under_one_set_of_rules(scoring: Scoring) -> None:
     finals = list(zip(range(2), finished_rounds(scoring), strict=False))
-    rounds = [scoring_pb2.RoundInput(state=final) for _, final in finals]
+    rounds = [scoring_pb2.RoundInput(state=final.token) for _, final in finals]
     answer = scoring.game(rounds=rounds)
     assert len(answer.rounds) == 2
     other = next(finished_rounds(scoring, ruleset=ruleset_pb2.Ruleset(gosterme_scores=False)))
-    got = refused(scoring.game, rounds=[*rounds, scoring_pb2.RoundInput(state=other)])
+    got = refused(scoring.game, rounds=[*rounds, scoring_pb2.RoundInput(state=other.token)])
     assert got == ("rounds[2].state.ruleset", "ERROR_REASON_INVALID_STATE")
 
 

@@ -38,7 +38,11 @@ def test_deal_now_outside_the_timestamp_range_is_invalid_now(
 def test_deal_now_at_the_last_second_of_9999_is_timed(channel: grpc.Channel) -> None:
     request = deal_pb2.DealRequest(seed="clock", now=Timestamp(seconds=LAST_SECOND))
     dealt = deal_pb2_grpc.DealServiceStub(channel).Deal(request)
-    assert dealt.state.turn_deadline_ms > LAST_SECOND * 1000
+    # The deadline is a public fact of the status (the state itself is a sealed token).
+    # Read from its raw fields: 45 s after the last second a Timestamp holds, it lies past
+    # that range, so ToMilliseconds() (which checks the range) would raise.
+    deadline = dealt.status.turn_deadline
+    assert deadline.seconds * 1000 + deadline.nanos // 1_000_000 > LAST_SECOND * 1000
 
 
 def _opening(channel: grpc.Channel) -> tuple[deal_pb2.DealResponse, game_pb2.Move]:
@@ -66,4 +70,4 @@ def test_replay_names_the_move_whose_now_is_out_of_range(channel: grpc.Channel) 
     request.moves.add(move=move, now=Timestamp(seconds=2**62))
     code, fields = _refusal(lambda: game_pb2_grpc.GameServiceStub(channel).Replay(request))
     assert (code, fields) == (grpc.StatusCode.INVALID_ARGUMENT, ("moves[0].now",))
-    assert dealt.state.deal_id  # the same deal the log starts from
+    assert dealt.status.seeded_deal_id  # the same deal the log starts from
