@@ -1,8 +1,11 @@
 """Helpers for the `okey score` and whole-game `okey play` tests: running the CLI, reading
-the score table it prints, and reading saved finished states with the engine."""
+the score table it prints, and opening saved finished states with the tests' server key
+(the CLI itself never opens them: they are sealed tokens)."""
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import re
 import subprocess
@@ -12,15 +15,17 @@ from pathlib import Path
 
 from google.protobuf import json_format
 from okey.v1 import scoring_pb2, state_pb2
+from okey_rules.deal_fairness import seeded_deal_id
 from okey_rules.game_types import GameState
-from okey_server.convert_state import state_from_proto
+from okey_server.convert_state import classic_state_from_token
+from okey_server.sealing import key_ring
 
 OKEY = Path(sys.executable).with_name("okey")
 COMMAND = [str(OKEY)] if OKEY.exists() else [sys.executable, "-m", "okey_cli.main"]
 # A bound for a CLI run to finish (a whole game of bot rounds included), not a timing
 # assertion.
 RUN_DEADLINE_S = 300
-# The key of the tests' own servers, so that a test can read the states they sign.
+# The key of the tests' own servers, so that a test can open the states they seal.
 KEY = b"cli score test key"
 # One cell of a round row: the change, the new total, and `out` once the seat has left.
 CELL = re.compile(r"([+-]\d+) (-?\d+)( out)?")
@@ -96,12 +101,27 @@ def rule_lines_after(text: str, number: int) -> list[str]:
     return found
 
 
-def read_state(path: Path) -> tuple[state_pb2.GameState, GameState]:
-    message = json_format.Parse(path.read_text(), state_pb2.GameState())
-    return message, state_from_proto(message, KEY)
+def read_saved_state(path: Path) -> tuple[bytes, state_pb2.RoundStatus]:
+    """A state saved by `okey play --save-state`: the sealed token (base64 under "state")
+    and the public RoundStatus saved beside it."""
+    saved = json.loads(path.read_text())
+    status = json_format.ParseDict(saved["status"], state_pb2.RoundStatus())
+    return base64.b64decode(saved["state"]), status
+
+
+def read_state(path: Path) -> tuple[bytes, GameState]:
+    """A saved classic state: the token, and the state it seals opened with KEY."""
+    token, _ = read_saved_state(path)
+    return token, classic_state_from_token(token, KEY)
 
 
 def read_game(path: Path) -> tuple[scoring_pb2.ScoreGameRequest, list[GameState]]:
-    """A game saved by `okey play --save-game`, and each round's state decoded."""
+    """A game saved by `okey play --save-game`, and each round's state opened with KEY."""
     request = json_format.Parse(path.read_text(), scoring_pb2.ScoreGameRequest())
-    return request, [state_from_proto(entry.state, KEY) for entry in request.rounds]
+    return request, [classic_state_from_token(entry.state, KEY) for entry in request.rounds]
+
+
+def seeded_id(seed: str) -> str:
+    """The keyed id the tests' servers (KEY) give a deal from `seed`: it names the seed
+    without revealing it, and differs under another key."""
+    return seeded_deal_id(key_ring(KEY).current.seeded_id_key, seed)

@@ -1,32 +1,41 @@
-"""`okey deal` through a subprocess against a real server (issue 3, items 3 and 9)."""
+"""`okey deal` through a subprocess against a real server (issue 3, items 3 and 9; the
+committed flow of issue 22: CommitSeed with the client seeds' hashes, then Deal under the
+deal id, RevealSeed with the finished state, and stacked positions)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import grpc
 import pytest
 from google.protobuf import json_format
-from okey.v1 import deal_pb2
+from okey.v1 import deal_pb2, game_pb2, game_pb2_grpc
 from okey_rules import format_tile, preset
 from okey_rules.deal import deal
 from okey_rules.deal_fairness import mixed_seed
 from okey_rules.deal_types import DealMethod, rack_notation
 from okey_rules.errors import InvalidInputError
-from okey_rules.game import apply_move, legal_moves
-from okey_rules.game_types import Move, MoveKind, Phase
-from okey_rules.tiles import Tile
-from okey_server.convert_state import state_from_proto, state_to_proto
 
 pytestmark = pytest.mark.e2e
 
 OKEY = Path(sys.executable).with_name("okey")
 COMMAND = [str(OKEY)] if OKEY.exists() else [sys.executable, "-m", "okey_cli.main"]
 RUN_DEADLINE_S = 60  # a bound for a CLI run to finish, not a timing assertion
-KEY = b"cli deal test key"  # the key of the `keyed_server` (the tests re-sign finished states)
+CALL_DEADLINE_S = 10  # a bound for one RPC of the helper that plays a round out
+MAX_MOVES = 1000  # far more than a round takes; a bound on the helper's loop
+# The moves the helper plays out a round with, first offered first: a win as soon as one
+# is offered (it may be required, §8.4), else draw, end the round at an empty wall (§8.5),
+# discard; a discard is taken only when nothing else is offered.
+MOVE_ORDER = (
+    game_pb2.MOVE_KIND_DECLARE_WIN, game_pb2.MOVE_KIND_DRAW_FROM_WALL,
+    game_pb2.MOVE_KIND_END_ROUND, game_pb2.MOVE_KIND_DISCARD, game_pb2.MOVE_KIND_TAKE_DISCARD,
+)
 
 
 def okey(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -58,6 +67,11 @@ def test_deal_prints_each_rack_sorted_with_indicator_and_okey(okey_deal):
         assert line.endswith(rack_notation(rack))
     assert "seat 0 (dealer)" in out
     assert "seat 1 (first)" in out
+    # The deal's kind and keyed id (RoundStatus) under the seed.
+    lines = out.splitlines()
+    assert lines[0] == "seed 42"
+    assert lines[1].startswith("seeded deal, id ")
+    assert len(lines[1].removeprefix("seeded deal, id ")) == 32
 
 
 def test_deal_json_is_the_deal_response(okey_deal):
@@ -82,8 +96,14 @@ def test_deal_json_prints_every_field_defaults_included(okey_deal):
     data = json.loads(okey_deal("--seed", "7", "--json").stdout)
     assert data["dealerSeat"] == 0
     assert data["racks"][0]["seat"] == 0
-    assert len(data["dealId"]) == 32  # a seeded deal's id, derived from its seed
+    assert len(data["dealId"]) == 32  # a seeded deal's keyed id, derived from its seed
+    assert data["commitment"] == ""  # a seeded deal commits to nothing
     assert data["round"] == 1
+    assert data["status"]["dealKind"] == "DEAL_KIND_SEEDED"
+    assert data["status"]["seededDealId"] == data["dealId"]
+    assert data["status"]["turnSeat"] == 1
+    assert data["status"]["roundOver"] is False
+    assert base64.b64decode(data["state"])  # the sealed token, as protobuf JSON writes bytes
     first_tile = data["racks"][0]["tiles"][0]
     assert set(first_tile) == {"color", "number", "falseJoker", "copy"}
 
@@ -113,116 +133,248 @@ def test_formal_deal_with_table_dice_shows_who_took_what(okey_deal):
     assert f"indicator {format_tile(expected.indicator_tile)}" in result.stdout
 
 
-@pytest.fixture
-def keyed_server(make_server) -> str:
-    """The address of a server signing with KEY, so a test can finish a round's state."""
-    _, port = make_server(signing_key=KEY)
-    return f"127.0.0.1:{port}"
-
-
-def finished_state_file(saved_deal: str, path: Path) -> Path:
-    """The round of a saved `okey deal --json` played to its end (each seat draws and throws
-    the tile back until the wall is empty, when the round ends drawn, docs/rules.md §8.5; a
-    seat that the last discard would let finish ends the round, and a seat that draws into
-    a win it must show declares it, §8.4), signed with KEY as the game service would, and
-    saved as GameState JSON."""
-    opening = json_format.Parse(saved_deal, deal_pb2.DealResponse()).state
-    state = state_from_proto(opening, KEY)
-    while state.phase is not Phase.ROUND_OVER:
-        seat = state.turn
-        if state.phase is Phase.DRAW:
-            move = Move(MoveKind.DRAW_FROM_WALL if state.wall else MoveKind.END_ROUND, seat)
-        else:
-            move = Move(MoveKind.DISCARD, seat, Tile.from_code(state.seats[seat].rack[-1]))
-            if move not in legal_moves(state, seat):
-                move = next(m for m in legal_moves(state, seat) if m.kind is MoveKind.DECLARE_WIN)
-        result = apply_move(state, move)
-        assert result.legal, result.message
-        assert result.state is not None
-        state = result.state
-    path.write_text(json_format.MessageToJson(state_to_proto(state, KEY)))
+def finished_state_file(address: str, saved_deal: str, path: Path) -> Path:
+    """The round of a saved `okey deal --json` played to its end through the game service
+    (LegalMoves and ApplyMove, whose turn read from each answer's RoundStatus, the token
+    carried unopened), its finished state saved as `okey play --save-state` saves one."""
+    dealt = json_format.Parse(saved_deal, deal_pb2.DealResponse())
+    token, status = dealt.state, dealt.status
+    with grpc.insecure_channel(address) as channel:
+        game = game_pb2_grpc.GameServiceStub(channel)
+        for _ in range(MAX_MOVES):
+            if status.round_over:
+                break
+            offered = game.LegalMoves(
+                game_pb2.LegalMovesRequest(state=token, seat=status.turn_seat),
+                timeout=CALL_DEADLINE_S,
+            ).moves
+            move = next(m for kind in MOVE_ORDER for m in offered if m.kind == kind)
+            answer = game.ApplyMove(game_pb2.ApplyMoveRequest(state=token, move=move),
+                                    timeout=CALL_DEADLINE_S)
+            assert answer.legal, answer.message
+            token, status = answer.state, answer.status
+    assert status.round_over
+    path.write_text(json.dumps({"state": base64.b64encode(token).decode("ascii")}))
     return path
 
 
-def test_commit_reveal_verify_round_trip(keyed_server, tmp_path):
-    """docs/dealing.md, Fairness you can verify: commit, play, reveal with the finished
-    state, verify (by --reveal and by --seed)."""
-    committed = okey("deal", "--commit", "--json", "--players", "3", "--server", keyed_server)
-    assert committed.returncode == 0, committed.stderr
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def commit(address: str, *args: str) -> dict:
+    """`okey deal commit ARGS --json`: the CommitSeed answer."""
+    result = okey("deal", "commit", *args, "--json", "--server", address)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def committed_deal(address: str, *args: str, client_seeds: tuple[str, ...] = ()) -> str:
+    """A committed deal's `okey deal --json`: `okey deal commit ARGS` with the client seeds'
+    hashes (or --no-client-seeds), then `okey deal --deal-id ID ARGS --client-seed ...`."""
+    hashes = [arg for seed in client_seeds for arg in ("--client-seed-hash", sha256_hex(seed))]
+    promise = commit(address, *args, *(hashes or ["--no-client-seeds"]))
+    flags = [arg for seed in client_seeds for arg in ("--client-seed", seed)]
+    dealt = okey("deal", "--deal-id", promise["dealId"], *args, *flags, "--json",
+                 "--server", address)
+    assert dealt.returncode == 0, dealt.stderr
+    assert json.loads(dealt.stdout)["commitment"] == promise["commitment"]
+    return dealt.stdout
+
+
+def test_commit_reveal_verify_round_trip(grpc_server, tmp_path):
+    """docs/dealing.md, Fairness you can verify: commit (no client seeds), deal under the
+    deal id, play, reveal with the finished state, verify (by --reveal and by --seed)."""
+    dealt = committed_deal(grpc_server, "--players", "3")
     saved = tmp_path / "deal.json"
-    saved.write_text(committed.stdout)
-    data = json.loads(committed.stdout)
+    saved.write_text(dealt)
+    data = json.loads(dealt)
     assert data["seed"] == ""  # withheld until revealed
-    assert data["commitment"]
-    finished = finished_state_file(committed.stdout, tmp_path / "finished.json")
+    assert data["status"]["dealKind"] == "DEAL_KIND_COMMITTED"
+    assert data["status"]["commitment"] == data["commitment"]
+    finished = finished_state_file(grpc_server, dealt, tmp_path / "finished.json")
 
     verified = okey("deal", "verify", str(saved), "--reveal", "--state", str(finished),
-                    "--server", keyed_server)
+                    "--server", grpc_server)
     assert verified.returncode == 0, verified.stdout + verified.stderr
-    assert "OK" in verified.stdout
+    assert f"gives the commitment {data['commitment']}" in verified.stdout
 
     revealed = okey("deal", "reveal", data["dealId"], "--state", str(finished),
-                    "--server", keyed_server)
+                    "--server", grpc_server)
     assert revealed.returncode == 0, revealed.stderr
     seed = revealed.stdout.split()[1]
-    by_seed = okey("deal", "verify", "-", "--seed", seed, stdin=committed.stdout)
+    assert "binds: classic Okey, 3 players, dealer seat 0, informal deal, round 1, " \
+           "0 client seeds" in revealed.stdout
+    by_seed = okey("deal", "verify", "-", "--seed", seed, stdin=dealt)
     assert by_seed.returncode == 0, by_seed.stdout
+    # The same reveal with the deal id and the state file given as options.
+    again = okey("deal", "reveal", "--deal-id", data["dealId"], "--state-file", str(finished),
+                 "--server", grpc_server)
+    assert again.stdout == revealed.stdout
 
 
-def test_commit_seed_then_client_seeds_then_reveal_and_verify(keyed_server, tmp_path):
-    """docs/dealing.md, Client seeds: `okey deal commit`, then a deal from that id with the
-    players' client seeds; after the round the revealed seed mixed with them re-deals it."""
-    commit = okey("deal", "commit", "--json", "--server", keyed_server)
-    assert commit.returncode == 0, commit.stderr
-    promise = json.loads(commit.stdout)
+def test_commit_client_seed_hashes_then_deal_reveal_and_verify(grpc_server, tmp_path):
+    """docs/dealing.md, Client seeds: each player's seed hash is committed with the server's
+    seed (`okey deal hash-seed` computes it), the deal under the id takes the seeds in seat
+    order; after the round the revealed seed mixed with them re-deals it."""
     client_seeds = ["alice's words", "bob: 3 5 1"]
-    flags = [arg for seed in client_seeds for arg in ("--client-seed", seed)]
-    dealt = okey("deal", "--deal-id", promise["dealId"], *flags, "--json",
-                 "--server", keyed_server)
-    assert dealt.returncode == 0, dealt.stderr
-    data = json.loads(dealt.stdout)
+    hashed = okey("deal", "hash-seed", *client_seeds)
+    assert hashed.returncode == 0, hashed.stderr
+    assert hashed.stdout.split() == [sha256_hex(seed) for seed in client_seeds]
+    dealt = committed_deal(grpc_server, "--players", "2", client_seeds=tuple(client_seeds))
+    data = json.loads(dealt)
     assert data["clientSeeds"] == client_seeds
-    assert data["commitment"] == promise["commitment"]
     assert data["seed"] == ""
     saved = tmp_path / "deal.json"
-    saved.write_text(dealt.stdout)
-    finished = finished_state_file(dealt.stdout, tmp_path / "finished.json")
+    saved.write_text(dealt)
+    finished = finished_state_file(grpc_server, dealt, tmp_path / "finished.json")
 
     verified = okey("deal", "verify", str(saved), "--reveal", "--state", str(finished),
-                    "--server", keyed_server)
+                    "--server", grpc_server)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "mixed with the 2 client seeds" in verified.stdout
 
-    revealed = okey("deal", "reveal", promise["dealId"], "--state", str(finished), "--json",
-                    "--server", keyed_server)
-    seed = json.loads(revealed.stdout)["seed"]
-    expected = deal(seed=mixed_seed(seed, client_seeds))
+    revealed = okey("deal", "reveal", data["dealId"], "--state", str(finished), "--json",
+                    "--server", grpc_server)
+    answer = json.loads(revealed.stdout)
+    assert answer["inputs"]["clientSeedHashes"] == [sha256_hex(s) for s in client_seeds]
+    assert answer["inputs"]["clientSeedCount"] == 2
+    assert answer["commitment"] == data["commitment"]
+    expected = deal(seed=mixed_seed(answer["seed"], client_seeds), player_count=2)
     assert [[_code(t) for t in rack.tiles]
-            for rack in json_format.Parse(dealt.stdout, deal_pb2.DealResponse()).racks] == [
+            for rack in json_format.Parse(dealt, deal_pb2.DealResponse()).racks] == [
         list(rack) for rack in expected.racks
     ]
 
 
-def test_reveal_before_the_round_is_over_is_refused(keyed_server, tmp_path):
+def test_commit_prints_the_deal_id_the_commitment_and_what_it_binds(grpc_server):
+    hashes = [sha256_hex(f"seat {seat}") for seat in range(3)]
+    flags = [arg for digest in hashes for arg in ("--client-seed-hash", digest)]
+    result = okey("deal", "commit", "--players", "3", "--dealer", "2", "--round", "4", *flags,
+                  "--server", grpc_server)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("deal id ")
+    assert lines[1].startswith("commitment ")
+    assert len(lines[1].removeprefix("commitment ")) == 64
+    assert lines[2] == ("binds: classic Okey, 3 players, dealer seat 2, informal deal, round 4, "
+                        "3 client seeds, one per seat in seat order, hashing to:")
+    assert lines[3:6] == [f"  seat {seat}: {digest}" for seat, digest in enumerate(hashes)]
+
+
+def test_commit_needs_the_client_seed_hashes_or_no_client_seeds(grpc_server):
+    """CommitSeed requires one hash per seat unless the deal takes no client seeds: the
+    server names the field, exit 2."""
+    result = okey("deal", "commit", "--server", grpc_server)
+    assert result.returncode == 2
+    assert result.stderr.startswith("okey: invalid input: client_seed_hashes: ")
+    both = okey("deal", "commit", "--no-client-seeds", "--client-seed-hash", "0" * 64,
+                "--server", grpc_server)
+    assert both.returncode == 2
+    assert "not allowed with argument" in both.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        (["--players", "3"], "player_count"),
+        (["--dealer", "1"], "dealer_seat"),
+        (["--round", "2"], "round"),
+        (["--game", "101"], "ruleset.game"),
+    ],
+)
+def test_a_deal_under_a_commitment_must_repeat_its_inputs(grpc_server, args, field):
+    """Every committed input binds the deal (ERROR_REASON_COMMITMENT_MISMATCH): another one
+    is refused naming the field, exit 2."""
+    promise = commit(grpc_server, "--no-client-seeds")
+    result = okey("deal", "--deal-id", promise["dealId"], *args, "--server", grpc_server)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"okey: invalid input: {field}: "), result.stderr
+
+
+def test_a_deal_under_a_commitment_takes_exactly_the_committed_client_seeds(grpc_server):
+    seeds = ["north", "south"]
+    promise = commit(grpc_server, "--players", "2",
+                     *[arg for s in seeds for arg in ("--client-seed-hash", sha256_hex(s))])
+    deal_id = promise["dealId"]
+    swapped = okey("deal", "--deal-id", deal_id, "--players", "2", "--client-seed", "south",
+                   "--client-seed", "north", "--server", grpc_server)
+    assert swapped.returncode == 2
+    assert swapped.stderr.startswith("okey: invalid input: client_seeds[0]: ")
+    missing = okey("deal", "--deal-id", deal_id, "--players", "2", "--client-seed", "north",
+                   "--server", grpc_server)
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("okey: invalid input: client_seeds: ")
+    seeded = okey("deal", "--deal-id", deal_id, "--players", "2", "--seed", "mine",
+                  *[arg for s in seeds for arg in ("--client-seed", s)], "--server", grpc_server)
+    assert seeded.returncode == 2
+    assert seeded.stderr.startswith("okey: invalid input: seed: ")
+
+
+def test_a_committed_deal_shows_its_commitment_never_a_seed(grpc_server):
+    promise = commit(grpc_server, "--no-client-seeds")
+    result = okey("deal", "--deal-id", promise["dealId"], "--server", grpc_server)
+    assert result.returncode == 0, result.stderr
+    first = result.stdout.splitlines()[0]
+    assert first == (f"committed deal, commitment {promise['commitment']} (the seed is "
+                     "withheld until the round is over)")
+    assert "seed " not in result.stdout.replace("the seed is withheld", "")
+    assert promise["dealId"] not in result.stdout  # the secret id stays off the screen
+
+
+def test_reveal_before_the_round_is_over_is_refused(grpc_server, tmp_path):
     """RevealSeed needs the finished state: the deal's own opening state (read from the saved
     deal, which carries it as "state") is refused, exit 2."""
-    dealt = okey("deal", "--commit", "--json", "--server", keyed_server)
+    dealt = committed_deal(grpc_server)
     saved = tmp_path / "deal.json"
-    saved.write_text(dealt.stdout)
-    result = okey("deal", "reveal", json.loads(dealt.stdout)["dealId"], "--state", str(saved),
-                  "--server", keyed_server)
+    saved.write_text(dealt)
+    result = okey("deal", "reveal", json.loads(dealt)["dealId"], "--state", str(saved),
+                  "--server", grpc_server)
     assert result.returncode == 2
     assert "invalid input: state:" in result.stderr
     assert "not over" in result.stderr
 
 
-def test_verify_reveal_needs_the_finished_state(okey_deal, grpc_server, tmp_path):
+def test_reveal_takes_the_deal_id_once(grpc_server, tmp_path):
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"state": "AAAA"}))
+    neither = okey("deal", "reveal", "--state", str(state), "--server", grpc_server)
+    assert neither.returncode == 2
+    assert "give the deal id once" in neither.stderr
+    both = okey("deal", "reveal", "x", "--deal-id", "y", "--state", str(state),
+                "--server", grpc_server)
+    assert both.returncode == 2
+    assert "give the deal id once" in both.stderr
+
+
+def test_verify_reveal_needs_the_finished_state(grpc_server, tmp_path):
     """`okey deal verify --reveal` without --state says what RevealSeed needs, exit 2."""
     saved = tmp_path / "deal.json"
-    saved.write_text(okey_deal("--commit", "--json").stdout)
+    saved.write_text(committed_deal(grpc_server))
     result = okey("deal", "verify", str(saved), "--reveal", "--server", grpc_server)
     assert result.returncode == 2
     assert "--state" in result.stderr
+
+
+def test_verify_fails_when_a_committed_input_was_changed(grpc_server, tmp_path):
+    """The commitment binds the dealer, round and client seeds: a saved deal whose dealer
+    was changed no longer gives it with the right seed (and re-deals otherwise)."""
+    dealt = committed_deal(grpc_server, "--players", "2", client_seeds=("a", "b"))
+    finished = finished_state_file(grpc_server, dealt, tmp_path / "finished.json")
+    revealed = okey("deal", "reveal", json.loads(dealt)["dealId"], "--state", str(finished),
+                    "--json", "--server", grpc_server)
+    seed = json.loads(revealed.stdout)["seed"]
+    data = json.loads(dealt)
+    data["round"] = 2
+    result = okey("deal", "verify", "-", "--seed", seed, stdin=json.dumps(data))
+    assert result.returncode == 1
+    assert "FAIL: the seed with the saved inputs does not give the saved commitment" \
+        in result.stdout
+    data = json.loads(dealt)
+    data["clientSeeds"] = ["b", "a"]
+    result = okey("deal", "verify", "-", "--seed", seed, stdin=json.dumps(data))
+    assert result.returncode == 1
+    assert "does not give the saved commitment" in result.stdout
 
 
 def test_client_seeds_are_shown_and_mixed_into_a_seeded_deal(okey_deal):
@@ -236,12 +388,13 @@ def test_client_seeds_are_shown_and_mixed_into_a_seeded_deal(okey_deal):
     assert line.endswith(rack_notation(expected.racks[1]))
 
 
-def test_verify_fails_on_a_wrong_seed(okey_deal, tmp_path):
+def test_verify_fails_on_a_wrong_seed(grpc_server, tmp_path):
     saved = tmp_path / "deal.json"
-    saved.write_text(okey_deal("--commit", "--json").stdout)
+    saved.write_text(committed_deal(grpc_server))
     result = okey("deal", "verify", str(saved), "--seed", "not the seed")
     assert result.returncode == 1
-    assert "commitment" in result.stdout
+    assert "FAIL: the seed with the saved inputs does not give the saved commitment" \
+        in result.stdout
 
 
 def test_verify_fails_on_a_tampered_deal(okey_deal, tmp_path):
@@ -256,9 +409,9 @@ def test_verify_fails_on_a_tampered_deal(okey_deal, tmp_path):
     assert "wall differs" in verified.stdout
 
 
-def test_verify_of_a_committed_deal_needs_a_seed(okey_deal, tmp_path):
+def test_verify_of_a_committed_deal_needs_a_seed(grpc_server, tmp_path):
     saved = tmp_path / "deal.json"
-    saved.write_text(okey_deal("--commit", "--json").stdout)
+    saved.write_text(committed_deal(grpc_server))
     result = okey("deal", "verify", str(saved))
     assert result.returncode == 2
     assert "--reveal" in result.stderr
@@ -276,13 +429,89 @@ def test_bad_input_is_one_line_naming_the_field_exit_2(okey_deal, args, field):
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_verify_a_committed_formal_deal_with_dice_from_the_seed(keyed_server, tmp_path):
-    committed = okey("deal", "--commit", "--formal", "--dealer", "2", "--json",
-                     "--server", keyed_server)
-    assert committed.returncode == 0, committed.stderr
+def test_verify_a_committed_formal_deal_with_dice_from_the_seed(grpc_server, tmp_path):
+    """A formal deal under a commitment takes its dice from the seed (none may be given)."""
+    dealt = committed_deal(grpc_server, "--formal", "--dealer", "2")
+    assert json.loads(dealt)["formal"]["diceGiven"] is False
     saved = tmp_path / "deal.json"
-    saved.write_text(committed.stdout)
-    finished = finished_state_file(committed.stdout, tmp_path / "finished.json")
+    saved.write_text(dealt)
+    finished = finished_state_file(grpc_server, dealt, tmp_path / "finished.json")
     verified = okey("deal", "verify", str(saved), "--reveal", "--state", str(finished),
-                    "--server", keyed_server)
+                    "--server", grpc_server)
     assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def test_verify_a_seeded_deal_with_the_indicator_drawn_last(okey_deal, tmp_path):
+    """The saved answer does not list the rules (they are sealed in the state): verify
+    reads indicator_drawable_last from the wall, which then ends with the indicator."""
+    dealt = okey_deal("--seed", "last", "--indicator-drawable-last", "--json")
+    assert dealt.returncode == 0, dealt.stderr
+    data = json.loads(dealt.stdout)
+    assert data["wall"][-1] == data["indicator"]
+    verified = okey("deal", "verify", "-", stdin=dealt.stdout)
+    assert verified.returncode == 0, verified.stdout
+    assert verified.stdout.startswith("OK: the seed deals exactly")
+
+
+def stacked_position() -> dict:
+    """A StackedDeal (protobuf JSON): seed 42's classic deal with seats 0 and 2's racks
+    swapped, so that it is no seed's deal."""
+    dealt = deal(seed="42")
+    racks = [list(rack) for rack in dealt.racks]
+    racks[0], racks[2] = racks[2], racks[0]
+
+    def tile(code: int) -> dict:
+        copy, face = divmod(code, 53)
+        if face == 52:
+            return {"falseJoker": True, "copy": copy}
+        colour, number = divmod(face, 13)
+        return {"color": colour + 1, "number": number + 1, "copy": copy}
+
+    return {
+        "racks": [{"tiles": [tile(c) for c in rack]} for rack in racks],
+        "wall": [tile(c) for c in dealt.wall],
+        "indicator": tile(dealt.indicator),
+    }
+
+
+def test_a_stacked_position_is_dealt_as_given_and_marked(okey_deal, tmp_path):
+    """DealRequest.stacked: the racks, wall and indicator as given; the answer and its
+    status say DEAL_KIND_STACKED, with no seed and no deal id; verify has nothing to check."""
+    position = stacked_position()
+    file = tmp_path / "position.json"
+    file.write_text(json.dumps(position))
+    result = okey_deal("--stacked", str(file), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["status"]["dealKind"] == "DEAL_KIND_STACKED"
+    assert (data["seed"], data["dealId"], data["commitment"]) == ("", "", "")
+    expected = deal(seed="42")
+    assert [_code_of(t) for t in data["racks"][0]["tiles"]] == list(expected.racks[2])
+    assert [_code_of(t) for t in data["racks"][2]["tiles"]] == list(expected.racks[0])
+    text = okey_deal("--stacked", str(file))
+    assert text.stdout.splitlines()[0] == (
+        "stacked deal: a position set up tile by tile, not shuffled")
+    verify = okey("deal", "verify", "-", stdin=result.stdout)
+    assert verify.returncode == 2
+    assert "a stacked deal has no seed" in verify.stderr
+
+
+def test_a_stacked_position_with_a_seed_or_a_bad_file_is_refused(okey_deal, tmp_path):
+    file = tmp_path / "position.json"
+    file.write_text(json.dumps(stacked_position()))
+    seeded = okey_deal("--stacked", str(file), "--seed", "42")
+    assert seeded.returncode == 2
+    assert seeded.stderr.startswith("okey: invalid input: seed: ")
+    file.write_text(json.dumps({"racks": [], "wal": []}))
+    misspelt = okey_deal("--stacked", str(file))
+    assert misspelt.returncode == 2
+    assert misspelt.stderr.startswith(f"okey: cannot read a StackedDeal from {file}")
+
+
+def _code_of(tile: dict) -> int:
+    """A Tile in protobuf JSON (enum names) as its place among the 106."""
+    copy = tile.get("copy", 0)
+    if tile.get("falseJoker"):
+        return copy * 53 + 52
+    colour = ["COLOR_RED", "COLOR_YELLOW", "COLOR_BLUE", "COLOR_BLACK"].index(tile["color"])
+    return copy * 53 + colour * 13 + tile["number"] - 1

@@ -3,9 +3,9 @@
 These tests play single rounds (`--rounds 1`); test_cli_play_game.py plays whole games.
 The human seat is scripted on stdin: each turn it first tries to end the round
 (refused while the wall has tiles), then draws and throws the drawn tile back
-(`x` with no tile). The round's final state, saved with --save-state, is
-decoded here with the engine to check what the CLI printed against what it
-must never print: the other seats' racks.
+(`x` with no tile). The round's final state, saved with --save-state as the
+sealed token the CLI carries, is opened here with the server's key to check
+what the CLI printed against what it must never print: the other seats' racks.
 """
 
 from __future__ import annotations
@@ -18,14 +18,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from google.protobuf import json_format
+from cli_score_helpers import read_saved_state
 from okey.v1 import state_pb2
 from okey_rules import format_tile
 from okey_rules.deal import deal
+from okey_rules.deal_fairness import seeded_deal_id
 from okey_rules.game_types import GameState
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import TILE_OF_CODE
-from okey_server.convert_state import state_from_proto
+from okey_server.convert_state import classic_state_from_token
+from okey_server.sealing import key_ring
 
 pytestmark = pytest.mark.e2e
 
@@ -62,8 +64,13 @@ def okey_play(
     )
     if not saved.exists():
         return result, None
-    message = json_format.Parse(saved.read_text(), state_pb2.GameState())
-    return result, state_from_proto(message, KEY)
+    token, status = read_saved_state(saved)
+    state = classic_state_from_token(token, KEY)
+    # The public facts saved beside the token are the state's own.
+    assert status.round_over
+    assert status.phase == state_pb2.PHASE_ROUND_OVER
+    assert status.move_number == state.move_number
+    return result, state
 
 
 def names(codes) -> list[str]:
@@ -212,6 +219,17 @@ def test_without_a_seed_the_server_draws_one_and_prints_it(play_server, tmp_path
     assert result.returncode == 0, result.stderr
     assert re.search(r"^seed [0-9a-f]{64} \(play this deal again with --seed", result.stdout,
                      re.MULTILINE)
+
+
+def test_the_round_header_names_the_seeded_deal_by_its_keyed_id(play_server, tmp_path):
+    """A view carries no deal id, only a seeded deal's keyed id (HMAC of the seed under the
+    server's key): the header prints it under the seed."""
+    result, _ = okey_play(play_server, tmp_path, "--seed", "header", stdin="q\n")
+    assert result.returncode == 0, result.stderr
+    expected = seeded_deal_id(key_ring(KEY).current.seeded_id_key, "header")
+    lines = result.stdout.splitlines()
+    at = lines.index("seed header (play this deal again with --seed header)")
+    assert lines[at + 1] == f"seeded deal, id {expected}"
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,11 @@
 """`okey play --game 101` through a subprocess against a real server (docs/play.md,
 "Okey 101"; docs/rules.md §10).
 
-Games are kept short with --game-rounds. The finished states saved with --save-game are
-decoded with the engine (the server signs with the test key) to check what the CLI
-printed against the rounds as they were: the scores (the engine's §10.7 scoring of each
-state), the outcome, the penalties, and that no rack but the human seat's was shown.
+Games are kept short with --game-rounds. The finished states saved with --save-game (the
+sealed tokens the CLI carries) are opened with the test key the server seals with, to
+check what the CLI printed against the rounds as they were: the scores (the engine's
+§10.7 scoring of each state), the outcome, the penalties, and that no rack but the human
+seat's was shown.
 """
 
 from __future__ import annotations
@@ -14,18 +15,17 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from cli_score_helpers import KEY, okey, round_rows
+from cli_score_helpers import KEY, okey, round_rows, seeded_id
 from google.protobuf import json_format
 from okey.v1 import hand_pb2, scoring_pb2
 from okey_rules.deal import deal
-from okey_rules.deal_fairness import seeded_deal_id
 from okey_rules.game101_types import State101
 from okey_rules.opening import best_opening
 from okey_rules.ruleset import Game, Ruleset
 from okey_rules.scoring101 import score_round_101
 from okey_rules.scoring_types import Table
 from okey_rules.tiles import TILE_OF_CODE, format_tile, okey_for
-from okey_server.convert_state import any_state_from_proto
+from okey_server.convert_state import state_from_token
 
 pytestmark = pytest.mark.e2e
 
@@ -50,10 +50,10 @@ def play(server: str, tmp_path: Path, *args: str, stdin: str):
 
 
 def read_game(path: Path) -> list[State101]:
-    """Each round's finished state of a game saved by --save-game, decoded."""
+    """Each round's finished state of a game saved by --save-game, opened."""
     request = json_format.Parse(path.read_text(), scoring_pb2.ScoreGameRequest())
     assert request.player_count == 4
-    states = [any_state_from_proto(entry.state, KEY, "state") for entry in request.rounds]
+    states = [state_from_token(entry.state, KEY) for entry in request.rounds]
     assert all(isinstance(state, State101) for state in states)
     return states  # type: ignore[return-value]
 
@@ -166,7 +166,9 @@ def test_a_drawing_human_plays_a_101_game_to_its_end(server, tmp_path):
         assert state.round == number
         assert state.dealer == number - 1  # the seat after the last dealer deals
         round_seed = seed if number == 1 else f"{seed}/round-{number}"
-        assert state.deal_id == seeded_deal_id(round_seed)
+        assert state.deal_id == seeded_id(round_seed)
+        # The header names the deal as the view does: its seed and keyed id.
+        assert f"seeded deal, id {seeded_id(round_seed)}" in out
     assert_scores_printed(out, states)
     blocks = round_blocks(out)
     assert len(blocks) == 2

@@ -5,7 +5,7 @@ games"; docs/rules.md §9.2, §9.4).
 The human seat is scripted on stdin and never finishes (it throws back every tile
 it draws), so the bots decide each round. The games are kept short: countdown
 from 5, and a fixed number of rounds as a backstop. The finished states saved
-with --save-game are decoded with the engine to check the deal of each round
+with --save-game (sealed tokens) are opened with the test key to check the deal of each round
 and the printed table against the engine's own scoring.
 """
 
@@ -16,8 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from cli_score_helpers import KEY, okey, read_game, round_rows
-from okey_rules.deal_fairness import seeded_deal_id
+from cli_score_helpers import KEY, okey, read_game, round_rows, seeded_id
 from okey_rules.game_types import GameState
 from okey_rules.scoring import (
     next_dealer,
@@ -75,7 +74,7 @@ def check_deals(states: list[GameState], seed: str, players: int, first_dealer: 
         assert state.player_count == len(seats_in_game(rules, table))
         assert state.dealer == dealer
         round_seed = seed if number == 1 else f"{seed}/round-{number}"
-        assert state.deal_id == seeded_deal_id(round_seed)
+        assert state.deal_id == seeded_id(round_seed)
         assert state.outcome is not None
         result = result_of_outcome(state.outcome, state, seats_in_game(rules, table))
         after = score_round(rules, players, table, result).table

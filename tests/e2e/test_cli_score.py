@@ -303,9 +303,33 @@ def test_a_state_goes_without_rule_options_and_result_options(server, tmp_path):
     assert result.stderr.startswith("okey: invalid input: --kind describes a result")
 
 
-def test_a_state_signed_by_another_server_is_refused(server, make_server, tmp_path):
+def test_a_state_sealed_by_another_server_is_refused(server, start_server_process, tmp_path):
+    """A server opens only tokens sealed under its own keys (ERROR_REASON_UNKNOWN_KEY on
+    the field). The other server runs in its own process: servers in one process share
+    the cache of tokens lately opened, which would let this token through."""
     saved = play_one_round(server, tmp_path, "other-key")
-    _, port = make_server(signing_key=b"another key")
-    result = score(f"127.0.0.1:{port}", "round", "--state", str(saved))
+    other = start_server_process(
+        "--port", "0", env={"OKEY_SIGNING_KEY": "another key, sixteen bytes or more"}
+    )
+    result = score(other.address, "round", "--state", str(saved))
+    assert result.returncode == 2
+    assert result.stderr.startswith("okey: invalid input: round.state")
+
+
+def test_a_state_file_without_a_token_is_bad_input(server, tmp_path):
+    """The CLI reads a saved state as base64 under "state" (or the base64 alone) and sends
+    it unopened; a file that holds none is refused before any call, exit 2."""
+    saved = tmp_path / "old.json"
+    saved.write_text(json.dumps({"state": {"phase": "PHASE_ROUND_OVER"}}))
+    result = score(server, "round", "--state", str(saved))
+    assert result.returncode == 2
+    assert result.stderr.startswith("okey: cannot read a game state from ")
+    saved.write_text(json.dumps({"state": "not base64!"}))
+    result = score(server, "round", "--state", str(saved))
+    assert result.returncode == 2
+    assert "the state is not base64" in result.stderr
+    # Base64 of bytes that are no token: the server refuses it, naming the field.
+    saved.write_text(json.dumps({"state": "AAAA"}))
+    result = score(server, "round", "--state", str(saved))
     assert result.returncode == 2
     assert result.stderr.startswith("okey: invalid input: round.state")

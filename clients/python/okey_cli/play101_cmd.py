@@ -1,8 +1,8 @@
 """`okey play --game 101`: an Okey 101 game in the terminal, every move judged by the server.
 
 Each round is dealt by DealService/Deal with the preset "101"; from then on the
-CLI carries the signed state from call to call (GameService ApplyMove,
-LegalMoves, PlayerView) without reading it, and what it prints comes from the
+CLI carries the sealed state (an opaque token) from call to call (GameService
+ApplyMove, LegalMoves, PlayerView) without reading it, and what it prints comes from the
 human seat's PlayerView, the events of each move and BestOpening answers about
 its own rack. A finished round is scored by ScoringService/ScoreRound from its
 state; the answer names the next dealer and round (a void round is dealt
@@ -30,7 +30,16 @@ from okey.v1 import (
     tile_pb2,
 )
 
-from okey_cli import hand_cmd, play_cmd, play_policy101, play_render101, render, rpc, score_render
+from okey_cli import (
+    deal_cmd,
+    hand_cmd,
+    play_cmd,
+    play_policy101,
+    play_render101,
+    render,
+    rpc,
+    score_render,
+)
 from okey_cli.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_SERVER_ERROR, CliError
 from okey_cli.play_render import Seats
 
@@ -208,7 +217,11 @@ class Table101(play_cmd.Table):
     ) -> hand_pb2.BestOpeningResponse:
         """BestOpening for some of the viewer's tiles under the round's rules (kept per
         rack for the round: a bot asks about the same rack at several steps)."""
-        key = (view.deal_id, tuple(sorted(play_policy101.face_key(t) for t in tiles)))
+        # The round's public names (a void round dealt again has another seed, so another
+        # id) and the indicator tell the rounds apart.
+        deal_name = (view.seeded_deal_id, view.commitment, view.round,
+                     play_policy101.face_key(view.indicator))
+        key = (deal_name, tuple(sorted(play_policy101.face_key(t) for t in tiles)))
         if key not in self._openings:
             request = hand_pb2.BestOpeningRequest(indicator=view.indicator)
             request.hand.tiles.extend(tiles)
@@ -224,6 +237,7 @@ class Table101(play_cmd.Table):
         )
         if answer.legal:
             self.state = answer.state
+            self.status = answer.status
             after = None
             if any(e.kind in _LAYING_EVENTS for e in answer.events):
                 assert self.seats.human is not None
@@ -257,7 +271,7 @@ class Table101(play_cmd.Table):
                 )
             # A discard ends the turn; an opening may end the round (void, §10.2).
             if (move.kind == game_pb2.MOVE_KIND_DISCARD
-                    or answer.state.phase == state_pb2.PHASE_ROUND_OVER):
+                    or answer.status.phase == state_pb2.PHASE_ROUND_OVER):
                 return
         raise CliError(f"{name} did not end its turn in {_MAX_BOT_STEPS} moves",
                        EXIT_SERVER_ERROR)
@@ -409,7 +423,8 @@ def round_header(
     opens = "you open" if dealer == seats.human else f"seat {dealer} opens"
     lines = [
         title,
-        f"seed {seed} (play this deal again with {replay})",
+        *deal_cmd.deal_kind_lines(view, seed=seed, replay=f" (play this deal again with "
+                                                          f"{replay})"),
         f"Okey 101, {PLAYERS} players, dealer seat {dealer}: {opens} by discarding; "
         f"you play seat {seats.human}",
         f"indicator {painter.tile(view.indicator)}, okey {painter.tile(view.okey)}",
@@ -511,7 +526,7 @@ def run_play_101(args: argparse.Namespace) -> int:
             scored = table.score(game.table)
             game.scored.append(scored)
             game.states.append(table.state)
-            play_cmd.save_state(args.save_state, table.state)
+            play_cmd.save_state(args.save_state, table.state, table.status)
             play_cmd.save_game(args.save_game, game)
             print("\n".join(play_cmd.round_score_lines(scored)))
             if scored.game_over:

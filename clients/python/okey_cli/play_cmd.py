@@ -5,18 +5,21 @@ the Table and Human of this module.
 
 One seat is the human's; the others play by the policy of play_policy.py.
 Each round is dealt by DealService/Deal; from then on the CLI only carries the
-signed state from call to call (ApplyMove, LegalMoves, PlayerView) and never
-reads it: what it prints comes from the human seat's PlayerView and the
-events of each move (docs/play.md). The rounds are untimed: no clock is sent.
-After each round ScoringService/ScoreRound scores the finished state against
-the table so far, and its answer says who deals the next round (and whether
-the game is over); the CLI keeps no score of its own.
+sealed state (an opaque token) from call to call (ApplyMove, LegalMoves,
+PlayerView) and cannot read it: whose turn it is and what it prints come from
+the seats' PlayerViews and the events of each move (docs/play.md). The
+rounds are untimed: no clock is sent. After each round
+ScoringService/ScoreRound scores the finished state against the table so far,
+and its answer says who deals the next round (and whether the game is over);
+the CLI keeps no score of its own.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
+import json
 import re
 import sys
 from collections.abc import Callable
@@ -36,7 +39,7 @@ from okey.v1 import (
     tile_pb2,
 )
 
-from okey_cli import play_policy, play_render, render, rpc, score_cmd, score_render
+from okey_cli import deal_cmd, play_policy, play_render, render, rpc, score_cmd, score_render
 from okey_cli.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_SERVER_ERROR, CliError
 from okey_cli.play_render import Seats
 
@@ -144,9 +147,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--save-state", metavar="FILE", default=None,
         help=(
-            "once a round is over, write its final signed GameState as JSON to FILE, "
-            "replacing the previous round's (it holds every rack: for checking the round "
-            "afterwards, e.g. with Replay or `okey score round --state`)"
+            "once a round is over, write its final sealed state to FILE as JSON "
+            "({\"state\": base64 token, \"status\": its RoundStatus}), replacing the "
+            "previous round's (for checking the round afterwards, e.g. with Replay, "
+            "`okey score round --state` or `okey deal reveal`)"
         ),
     )
     parser.add_argument(
@@ -251,7 +255,8 @@ class Table:
         self.timeout = timeout
         self.seats = seats
         self.painter = painter
-        self.state = state_pb2.GameState()
+        self.state = b""  # the sealed state: carried, never opened
+        self.status = state_pb2.RoundStatus()  # its public facts, as the last answer gave
 
     def _call(self, method: Callable[..., Any], request: Any) -> Any:
         return rpc.call(method, request, self.address, self.timeout)
@@ -260,6 +265,7 @@ class Table:
         response: deal_pb2.DealResponse = self._call(self.deals.Deal, request)
         # The response also holds every rack and the wall; only the state is kept.
         self.state = response.state
+        self.status = response.status
         return response
 
     def check_scoring(self, deal: deal_pb2.DealRequest) -> ruleset_pb2.Ruleset:
@@ -301,6 +307,7 @@ class Table:
         )
         if answer.legal:
             self.state = answer.state
+            self.status = answer.status
             for line in play_render.event_lines(answer.events, self.seats, self.painter):
                 print(line)
         return answer
@@ -456,7 +463,9 @@ def _round_header(
     again = f"--seed {seed}"
     if number > 1:
         again += f" --players {deal.player_count} --dealer {deal.dealer_seat} --rounds 1"
-    lines = [f"== round {number}", f"seed {seed} (play this deal again with {again})"]
+    lines = [f"== round {number}",
+             *deal_cmd.deal_kind_lines(view, seed=seed, replay=f" (play this deal again with "
+                                                               f"{again})")]
     playing = ("you have left the game: the bots play on" if seats.human is None
                else f"you play seat {seats.number(seats.human)}")
     in_game = ""
@@ -528,7 +537,7 @@ class Game:
     def __init__(self, players: int) -> None:
         self.players = players
         self.scored: list[scoring_pb2.ScoreRoundResponse] = []
-        self.states: list[state_pb2.GameState] = []
+        self.states: list[bytes] = []  # the sealed finished states
 
     @property
     def table(self) -> scoring_pb2.TableScores | None:
@@ -545,7 +554,7 @@ class Game:
         rules, so no preset or ruleset goes with them)."""
         request = scoring_pb2.ScoreGameRequest(player_count=self.players)
         for state in self.states:
-            request.rounds.add().state.CopyFrom(state)
+            request.rounds.add().state = state
         return request
 
 
@@ -585,7 +594,7 @@ def run_play(args: argparse.Namespace) -> int:
             scored = table.score(game.table)
             game.scored.append(scored)
             game.states.append(table.state)
-            save_state(args.save_state, table.state)
+            save_state(args.save_state, table.state, table.status)
             save_game(args.save_game, game)
             print("\n".join(round_score_lines(scored)))
             if scored.game_over:
@@ -634,11 +643,18 @@ def go_on(human: Human, next_round: int) -> bool:
     return line is not None and line.strip().lower() not in ("q", "quit", "exit")
 
 
-def save_state(file: str | None, state: state_pb2.GameState) -> None:
+def save_state(file: str | None, state: bytes, status: state_pb2.RoundStatus) -> None:
+    """Writes the sealed state as `okey deal reveal`, `okey score round --state` and any
+    protobuf JSON reader take a saved answer's: {"state": base64, "status": RoundStatus},
+    the status being its public facts (the token itself cannot be read)."""
     if file is None:
         return
+    saved = {
+        "state": base64.b64encode(state).decode("ascii"),
+        "status": json_format.MessageToDict(status, always_print_fields_with_no_presence=True),
+    }
     try:
-        Path(file).write_text(json_format.MessageToJson(state) + "\n")
+        Path(file).write_text(json.dumps(saved, indent=2, ensure_ascii=False) + "\n")
     except OSError as error:
         raise CliError(f"cannot write the state to {file}: {error}", EXIT_BAD_INPUT) from None
 

@@ -148,7 +148,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     which.add_argument("--winner", type=_count, metavar="SEAT", help="the winner's seat")
     which.add_argument("--drawn", action="store_true", help="the wall ran out: no winner")
     which.add_argument("--state", metavar="FILE",
-                       help="a finished round's GameState as JSON (- for stdin); it carries "
+                       help="a finished round's sealed state, as `okey play --save-state` "
+                            "saves it (- for stdin); it carries "
                             "its rules, so no --preset or rule option goes with it")
     one.add_argument("--kind", choices=sorted(_KINDS), default=None,
                      help="how the winner's hand wins (pairs: seven pairs)")
@@ -210,7 +211,7 @@ def build_round_request(args: argparse.Namespace) -> scoring_pb2.ScoreRoundReque
                 f"invalid input: {given[0]} describes a result; with --state the state "
                 "says how the round ended", EXIT_BAD_INPUT,
             )
-        request.round.state.CopyFrom(deal_cmd.load_state(args.state))
+        request.round.state = deal_cmd.load_state(args.state)
         return request
     result = request.round.result
     result.drawn = args.drawn
