@@ -53,7 +53,7 @@ from okey_rules.game101_types import (
     State101,
 )
 from okey_rules.tiles import TILE_COUNT
-from okey_server.sealing import STATE, seal, unseal
+from okey_server.convert_state import state_token
 from service_helpers import code_of, codes_of, decode_error, notation_of
 
 pytestmark = pytest.mark.service
@@ -682,11 +682,8 @@ def test_a_tampered_101_state_is_refused(svc: Services, where: float) -> None:
 
 
 def test_a_101_state_sealed_with_another_key_is_refused(svc: Services) -> None:
-    """The same 101 state sealed under another key: UNKNOWN_KEY on state. It is re-sealed
-    from the opened plaintext rather than with state_token, which would also put the token
-    in the process's cache of known states that the in-process server shares."""
-    plaintext, _ = unseal(KEY, STATE, signed(_viewed_position()), "state", "state")
-    foreign = seal(OTHER_KEY, STATE, plaintext)
+    """The same 101 state sealed under another key: UNKNOWN_KEY on state."""
+    foreign = state_token(_viewed_position(), OTHER_KEY)
     request = game_pb2.PlayerViewRequest(state=foreign, seat=0)
     assert invalid(svc.table.games.PlayerView, request) == ("state", "ERROR_REASON_UNKNOWN_KEY")
 

@@ -58,19 +58,10 @@ def twin(make_server) -> Iterator[Table]:
     yield from _table(make_server, KEY)
 
 
-def _process_table(start_server_process: object, *flags: str) -> Iterator[Table]:
-    server = start_server_process("--port", "0", *flags)  # type: ignore[operator]
-    with grpc.insecure_channel(server.address, options=CHANNEL_OPTIONS) as channel:
-        yield Table(channel)
-
-
 @pytest.fixture
-def stranger(start_server_process) -> Iterator[Table]:
-    """A server with another key, in a process of its own: the in-process servers share the
-    server's cache of states lately sealed or opened (convert_state), which answers a token
-    it holds before any key is looked at, so only another process shows what another
-    server does with the token."""
-    yield from _process_table(start_server_process, "--signing-key", OTHER_KEY.hex())
+def stranger(make_server) -> Iterator[Table]:
+    """A server with another key."""
+    yield from _table(make_server, OTHER_KEY)
 
 
 def rack_of(state: Position | bytes, seat: int, table: Table) -> list[tile_pb2.Tile]:
@@ -540,14 +531,14 @@ def test_servers_sharing_a_key_accept_each_others_states(
 
 
 def test_a_rotated_key_still_opens_its_tokens_and_new_ones_use_the_new_key(
-    start_server_process, table: Table, stranger: Table
+    make_server, table: Table, stranger: Table
 ) -> None:
     """--previous-signing-keys: a server sealing with OTHER_KEY that lists KEY as a previous
     key continues a round KEY sealed; the states it issues are sealed under OTHER_KEY, which
-    the old server does not hold (the server with OTHER_KEY alone opens them). A process of
-    its own, as for `stranger`."""
-    flags = ("--signing-key", OTHER_KEY.hex(), "--previous-signing-keys", KEY.hex())
-    for rotated in _process_table(start_server_process, *flags):
+    the old server does not hold (the server with OTHER_KEY alone opens them)."""
+    _, port = make_server(signing_key=OTHER_KEY, previous_signing_keys=(KEY,))
+    with grpc.insecure_channel(f"127.0.0.1:{port}", options=CHANNEL_OPTIONS) as channel:
+        rotated = Table(channel)
         state = table.deal("rotation")
         assert rotated.view(state, 0).move_number == 0
         after = first_discard(rotated, state)
