@@ -15,6 +15,7 @@ from okey_rules.game_types import (
     MoveKind,
 )
 from okey_rules.game_view import PlayerView
+from okey_rules.ruleset import MAX_MOVE_TIMER_SECONDS
 from okey_rules.tiles import TILE_OF_CODE
 
 from okey_server.convert_state import PHASE_TO_PROTO, fill_outcome, ruleset_proto_cached
@@ -65,21 +66,27 @@ def move_to_proto(move: Move) -> game_pb2.Move:
 
 
 # The last second a google.protobuf.Timestamp may hold (9999-12-31T23:59:59Z).
-# A later clock would put the turn's deadline beyond the state's uint64 milliseconds.
-MAX_CLOCK_SECONDS = 253_402_300_799
+LAST_TIMESTAMP_SECONDS = 253_402_300_799
+# The latest clock accepted: a turn's deadline (at most the longest move timer later)
+# must itself be a valid Timestamp, which strict clients check (Go's CheckValid,
+# Java's checkValid) and Python's ToMilliseconds() refuses past that second.
+MAX_CLOCK_SECONDS = LAST_TIMESTAMP_SECONDS - MAX_MOVE_TIMER_SECONDS
 
 
 def clock_ms(message: object, field: str = "now", path: str | None = None) -> int | None:
     """The caller's clock in milliseconds, None when `field` is unset (an untimed call).
 
-    A clock before 1970 or after 9999 is INVALID_ARGUMENT on `path` (default: `field`).
+    A clock before 1970 or within the longest move timer of the end of 9999 is
+    INVALID_ARGUMENT on `path` (default: `field`).
     """
     if not message.HasField(field):  # type: ignore[attr-defined]
         return None
     stamp = getattr(message, field)
     if not 0 <= stamp.seconds <= MAX_CLOCK_SECONDS or not 0 <= stamp.nanos < 1_000_000_000:
         raise InvalidInputError(
-            path or field, "the clock must be a valid time from 1970-01-01 to 9999-12-31"
+            path or field,
+            "the clock must be a valid time from 1970-01-01 to 9999-12-31T23:57:59Z (a turn's"
+            " deadline must still be a valid time)",
         )
     return timestamp_ms(stamp)
 

@@ -1,8 +1,11 @@
-"""The caller's clock (`now`): a time from 1970-01-01 to 9999-12-31, else INVALID_ARGUMENT.
+"""The caller's clock (`now`): a time from 1970-01-01 to 9999-12-31T23:57:59Z, else
+INVALID_ARGUMENT.
 
 A clock far in the future put the timed turn's deadline beyond the state's
 uint64 milliseconds, and a negative one below zero: Deal and ApplyMove
-answered INTERNAL (found by tests/fuzz).
+answered INTERNAL (found by tests/fuzz). A clock in the last two minutes of
+9999 put the deadline (up to 120 s later) past the last second a Timestamp
+may hold, an answer strict clients refuse.
 """
 
 from __future__ import annotations
@@ -10,13 +13,15 @@ from __future__ import annotations
 import grpc
 import pytest
 from google.protobuf.timestamp_pb2 import Timestamp
-from okey.v1 import deal_pb2, deal_pb2_grpc, game_pb2, game_pb2_grpc
+from okey.v1 import deal_pb2, deal_pb2_grpc, game_pb2, game_pb2_grpc, ruleset_pb2
 from service_helpers import decode_error
 
 pytestmark = pytest.mark.service
 
 LAST_SECOND = 253_402_300_799  # 9999-12-31T23:59:59Z, the last a Timestamp holds
-OUT_OF_RANGE = [LAST_SECOND + 1, 2**62, 2**63 - 1, -1, -(2**63)]
+LONGEST_TIMER_S = 120
+LAST_CLOCK = LAST_SECOND - LONGEST_TIMER_S  # the latest `now` whose deadline is valid
+OUT_OF_RANGE = [LAST_CLOCK + 1, LAST_SECOND, LAST_SECOND + 1, 2**62, 2**63 - 1, -1, -(2**63)]
 
 
 def _refusal(call: object) -> tuple[grpc.StatusCode, tuple[str, ...]]:
@@ -35,14 +40,18 @@ def test_deal_now_outside_the_timestamp_range_is_invalid_now(
     assert (code, fields) == (grpc.StatusCode.INVALID_ARGUMENT, ("now",))
 
 
-def test_deal_now_at_the_last_second_of_9999_is_timed(channel: grpc.Channel) -> None:
-    request = deal_pb2.DealRequest(seed="clock", now=Timestamp(seconds=LAST_SECOND))
+def test_deal_now_at_the_last_accepted_second_gives_a_valid_deadline(
+    channel: grpc.Channel,
+) -> None:
+    """Rule: a timed turn's deadline is always a valid Timestamp, even with the longest
+    move timer."""
+    request = deal_pb2.DealRequest(
+        seed="clock", now=Timestamp(seconds=LAST_CLOCK),
+        ruleset=ruleset_pb2.Ruleset(move_timer_seconds=LONGEST_TIMER_S),
+    )
     dealt = deal_pb2_grpc.DealServiceStub(channel).Deal(request)
-    # The deadline is a public fact of the status (the state itself is a sealed token).
-    # Read from its raw fields: 45 s after the last second a Timestamp holds, it lies past
-    # that range, so ToMilliseconds() (which checks the range) would raise.
-    deadline = dealt.status.turn_deadline
-    assert deadline.seconds * 1000 + deadline.nanos // 1_000_000 > LAST_SECOND * 1000
+    # ToMilliseconds() checks the Timestamp's range: it raises on an invalid deadline.
+    assert dealt.status.turn_deadline.ToMilliseconds() == (LAST_CLOCK + LONGEST_TIMER_S) * 1000
 
 
 def _opening(channel: grpc.Channel) -> tuple[deal_pb2.DealResponse, game_pb2.Move]:
