@@ -1,6 +1,8 @@
 """`okey conformance run` through a subprocess on small temporary vector sets (issue 4 point 2),
 including cases that reach their state through `given_state` (docs/conformance.md): into
-`state` for GameService, into `round.state` for ScoringService/ScoreRound."""
+`state` for GameService, into `round.state` for ScoringService/ScoreRound, from a seeded or a
+stacked deal; cases that deal under a commitment through `given_commitment`; and refusals
+pinned by their ErrorReason (`expect.error.reason`)."""
 
 from __future__ import annotations
 
@@ -208,7 +210,8 @@ def test_given_state_is_replayed_into_the_request_state(grpc_server, tmp_path):
             game_case(
                 "a-written-state-is-replaced",
                 at_deal,
-                {"state": {"playerCount": 4, "mac": "Zm9yZ2Vk"}, "move": {"kind": DRAW, "seat": 1}},
+                # A token no server issued (base64 of "forged"), replaced by the replayed one.
+                {"state": "Zm9yZ2Vk", "move": {"kind": DRAW, "seat": 1}},
                 refused,
             ),
             game_case(
@@ -251,6 +254,113 @@ def test_given_state_is_replayed_into_the_request_state(grpc_server, tmp_path):
     assert "     - given_state: okey.v1.GameService/Replay failed: INVALID_ARGUMENT: " in out
     assert "     - legal: expected true, got false" in lines
     assert lines[-1] == "3 passed, 3 failed"
+
+
+def stacked_deal() -> dict[str, Any]:
+    """A stacked DealRequest (deal.proto, DealRequest.stacked): dealer 0, the indicator R5,
+    every other tile in code order (seat 1 takes 15, seats 2, 3, 0 14 each, the wall the
+    rest)."""
+
+    def tile(code: int) -> dict[str, Any]:
+        found = TILE_OF_CODE[code]
+        if found.is_false_joker:
+            return {"falseJoker": True, "copy": found.copy}
+        assert found.color is not None
+        return {"color": f"COLOR_{found.color.name}", "number": found.number, "copy": found.copy}
+
+    indicator = 4  # R5, copy 0
+    rest = [c for c in range(106) if c != indicator]
+    racks = {1: rest[:15], 2: rest[15:29], 3: rest[29:43], 0: rest[43:57]}
+    return {
+        "playerCount": 4,
+        "stacked": {
+            "racks": [{"tiles": [tile(c) for c in racks[seat]]} for seat in range(4)],
+            "wall": [tile(c) for c in rest[57:]],
+            "indicator": tile(indicator),
+        },
+    }
+
+
+def test_given_state_may_start_from_a_stacked_deal(grpc_server, tmp_path):
+    """docs/conformance.md: given_state's deal may be a stacked DealRequest; the status of
+    the answer says so."""
+    stacked = stacked_deal()
+    first = stacked["stacked"]["racks"][1]["tiles"][0]
+    write_vectors(
+        tmp_path,
+        "game.json",
+        [
+            game_case(
+                "stacked-opening-discard",
+                {"deal": stacked, "moves": []},
+                {"move": {"kind": "MOVE_KIND_DISCARD", "seat": 1, "tile": first}},
+                {
+                    "response": {
+                        "legal": True,
+                        "status": {"dealKind": "DEAL_KIND_STACKED", "turnSeat": 2},
+                    }
+                },
+            ),
+        ],
+        **GAME,
+    )
+    result = run("--server", grpc_server, "--dir", str(tmp_path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines()[0] == "PASS stacked-opening-discard"
+
+
+DEAL = {"service": "okey.v1.DealService", "method": "Deal"}
+HASHES = [
+    "2bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90",  # SHA-256 of "alice"
+    "81b637d8fcd2c6da6359e6963113a1170de795e4b725b84d1e0b4cfd9ec58ce9",  # "bob"
+]
+
+
+def committed_case(name: str, request: dict[str, Any], expect: dict[str, Any]) -> dict[str, Any]:
+    commit = {"playerCount": 2, "clientSeedHashes": HASHES}
+    return case(name, request, expect) | {"given_commitment": commit}
+
+
+def test_given_commitment_deals_under_commitseeds_deal_id(grpc_server, tmp_path):
+    """docs/conformance.md: given_commitment is sent to CommitSeed first and its deal id goes
+    into the request; refusals are matched on code, field and ErrorInfo reason."""
+    two = {"playerCount": 2, "clientSeeds": ["alice", "bob"]}
+    mismatch = {
+        "code": "INVALID_ARGUMENT",
+        "field": "client_seeds[0]",
+        "reason": "ERROR_REASON_COMMITMENT_MISMATCH",
+    }
+    write_vectors(
+        tmp_path,
+        "deal.json",
+        [
+            committed_case(
+                "dealt-under-the-commitment",
+                two,
+                {"response": {"seed": "", "status": {"dealKind": "DEAL_KIND_COMMITTED"}}},
+            ),
+            committed_case(
+                "seeds-swapped", {**two, "clientSeeds": ["bob", "alice"]}, {"error": mismatch}
+            ),
+            # Deliberately wrong: the reason is COMMITMENT_MISMATCH, not INVALID_SEED.
+            committed_case(
+                "seeds-swapped-wrong-reason",
+                {**two, "clientSeeds": ["bob", "alice"]},
+                {"error": {**mismatch, "reason": "ERROR_REASON_INVALID_SEED"}},
+            ),
+        ],
+        **DEAL,
+    )
+    result = run("--server", grpc_server, "--dir", str(tmp_path))
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert "PASS dealt-under-the-commitment" in lines
+    assert "PASS seeds-swapped" in lines
+    assert (
+        "     - error reason: expected ERROR_REASON_INVALID_SEED, got"
+        " ERROR_REASON_COMMITMENT_MISMATCH"
+    ) in lines
+    assert lines[-1] == "2 passed, 1 failed"
 
 
 SCORING = {"service": "okey.v1.ScoringService", "method": "ScoreRound"}
@@ -393,6 +503,30 @@ def test_given_state_with_the_server_down_exit_3(tmp_path, closed_address):
             GAME,
             "given_state must be a ReplayRequest object",
             id="given-state-not-an-object",
+        ),
+        pytest.param(
+            [committed_case("x", hand_request(MELDS), {"response": {}})],
+            {},
+            "given_commitment: okey.v1.CheckHandRequest has no deal_id field",
+            id="given-commitment-for-a-request-without-deal-id",
+        ),
+        pytest.param(
+            [case("x", {}, {"response": {}}) | {"given_commitment": {"playerCont": 2}}],
+            DEAL,
+            "playerCont",
+            id="misspelt-field-in-given-commitment",
+        ),
+        pytest.param(
+            [
+                case(
+                    "x",
+                    hand_request(MELDS),
+                    {"error": {"code": "INVALID_ARGUMENT", "reason": "ERROR_REASON_NOPE"}},
+                )
+            ],
+            {},
+            "ERROR_REASON_NOPE",
+            id="unknown-error-reason",
         ),
     ],
 )

@@ -199,7 +199,8 @@ def test_given_state_loads_as_a_replay_request(tmp_path: Path):
 
 def test_documented_case_keys_are_the_runners_and_the_node_runners():
     """docs/conformance.md's case-key table, the Python runner and the Node runner
-    (clients/node/src/conformance.js) accept the same case keys, given_state included."""
+    (clients/node/src/conformance.js) accept the same case keys, given_state and
+    given_commitment included."""
     doc = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
     table = doc.split("Each case has exactly these keys", 1)[1].split("\n\n", 2)[1]
     documented = set(re.findall(r"^\| `([a-z_]+)` \|", table, re.MULTILINE))
@@ -208,7 +209,19 @@ def test_documented_case_keys_are_the_runners_and_the_node_runners():
     node_list = re.search(r"export const CASE_KEYS = Object\.freeze\(\[([^\]]*)\]\)", node_source)
     assert node_list is not None
     node = set(re.findall(r"'([a-z_]+)'", node_list.group(1)))
-    assert documented == runner == node == {"name", "reason", "request", "expect", "given_state"}
+    assert (
+        documented
+        == runner
+        == node
+        == {
+            "name",
+            "reason",
+            "request",
+            "expect",
+            "given_state",
+            "given_commitment",
+        }
+    )
 
 
 @pytest.mark.parametrize(
@@ -223,12 +236,16 @@ def test_documented_case_keys_are_the_runners_and_the_node_runners():
         # A list of rounds has no single place for one state.
         pytest.param("okey.v1.ScoringService", "ScoreGame", None, id="scoregame-none"),
         pytest.param("okey.v1.HandService", "CheckHand", None, id="checkhand-none"),
+        pytest.param("okey.v1.DealService", "RevealSeed", ("state",), id="revealseed-state"),
+        # A DealRequest has bytes nowhere: no place for a state.
+        pytest.param("okey.v1.DealService", "Deal", None, id="deal-none"),
     ],
 )
-def test_replayed_state_goes_into_the_requests_gamestate_field(
+def test_replayed_state_goes_into_the_requests_state_field(
     service: str, method: str, path: tuple[str, ...] | None
 ):
-    """docs/conformance.md: the request's own GameState field, else one a level down."""
+    """docs/conformance.md: the request's own `bytes state` (the sealed token), else one a
+    level down."""
     found = conformance.find_method(service, method)
     assert conformance.state_path(found.request_type.DESCRIPTOR) == path
 
