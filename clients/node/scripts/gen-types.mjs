@@ -59,7 +59,7 @@ function valueType(field) {
   }
   if (field.type === 'bool') return 'boolean';
   if (field.type === 'string') return 'string';
-  if (field.type === 'bytes') return 'string /* base64 */';
+  if (field.type === 'bytes') return 'Bytes';
   if (LONG_TYPES.has(field.type)) return 'string /* 64-bit integer */';
   if (NUMBER_TYPES.has(field.type)) return 'number';
   throw new Error(`${field.fullName}: unsupported type ${field.type}`);
@@ -178,6 +178,11 @@ export function renderTypes(protoDir = DEFAULT_PROTO_DIR) {
   out += '// presence (emitDefaults).\n';
   out += '// A oneof is a union in which at most one member is set. Each enum is\n';
   out += '// also a value (src/okey.js): its names as a frozen object.\n\n';
+  out += '/**\n';
+  out += ' * A bytes field: base64 text in proto3 JSON (what call() answers); a\n';
+  out += ' * request also takes a Buffer or Uint8Array. The sealed game state is one.\n';
+  out += ' */\n';
+  out += 'export type Bytes = string | Uint8Array;\n\n';
   for (const t of types) {
     out += docComment(t.comment, '');
     if (t instanceof protobuf.Enum) {

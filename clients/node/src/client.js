@@ -1,7 +1,9 @@
 // OkeyClient: one channel to an okey-rules server (or several, balanced
 // round-robin), plaintext or TLS, a generic unary call(service, method,
 // request) over every service of okey.v1, and named helpers for the common
-// calls. Requests and responses are proto3 JSON.
+// calls. Requests and responses are proto3 JSON, except that the helpers hand
+// the sealed game state out as a Buffer (call() keeps it base64, as proto3
+// JSON writes bytes); requests take either.
 
 import { isIP } from 'node:net';
 
@@ -150,11 +152,109 @@ export class OkeyClient {
   }
 
   /**
-   * DealService.Deal: deals a round from a seed.
+   * DealService.Deal: deals a round from a seed (or under a commitment with
+   * `dealId` and `clientSeeds`, or a stacked position with `stacked`). The
+   * answer's `state` is a Buffer: the sealed opening state, to keep and pass
+   * back as it is; `status` holds its public facts (whose turn, deal kind).
    * @param {Record<string, unknown>} [request] e.g. {seed: "table-7", playerCount: 4}
    */
   deal(request = {}) {
-    return this.call('DealService', 'Deal', request);
+    return this.call('DealService', 'Deal', request).then(withStateBytes);
+  }
+
+  /**
+   * DealService.CommitSeed: commits to a secret seed and to every input of
+   * one deal. `clientSeedHashes` holds one hex SHA-256 per seat, in seat order
+   * (`clientSeedHash(seed)` computes one), unless `noClientSeeds: true`.
+   * Publish the answer's `commitment`; keep its `dealId` secret (table backend
+   * only) and pass the whole answer to `dealCommitted`.
+   * @param {Record<string, unknown>} request e.g. {playerCount: 4, clientSeedHashes: [...]}
+   */
+  commitSeed(request) {
+    return this.call('DealService', 'CommitSeed', request);
+  }
+
+  /**
+   * DealService.Deal under a commitment: the deal id and the committed inputs
+   * (game, playerCount, dealerSeat, method, round) come from `committed`, the
+   * CommitSeed answer; `clientSeeds` are the players' seeds in seat order.
+   * `preset` and `ruleset` must repeat the CommitSeed request's (the answer
+   * does not list the rule options); `now` starts a timed first turn.
+   * @param {Record<string, any>} committed the CommitSeed answer
+   * @param {{clientSeeds?: string[], preset?: string, ruleset?: Record<string, unknown>, now?: string}} [options]
+   */
+  dealCommitted(committed, options = {}) {
+    const inputs = committed?.inputs ?? {};
+    if (!committed?.dealId) return Promise.reject(new TypeError('dealCommitted: the CommitSeed answer has no dealId'));
+    const { clientSeeds = [], preset, ruleset = {}, now } = options;
+    /** @type {Record<string, unknown>} */
+    const request = {
+      dealId: committed.dealId,
+      clientSeeds,
+      playerCount: inputs.playerCount,
+      dealerSeat: inputs.dealerSeat,
+      method: inputs.method,
+      round: inputs.round,
+      ruleset: { ...ruleset, ...(inputs.game ? { game: inputs.game } : {}) },
+    };
+    if (preset !== undefined) request.preset = preset;
+    if (now !== undefined) request.now = now;
+    return this.deal(request);
+  }
+
+  /**
+   * DealService.Deal of a position set up on purpose: `stacked` is the racks
+   * (one per seat), the wall and the indicator, tile by tile. The answer is
+   * marked DEAL_KIND_STACKED, never a fair deal.
+   * @param {Record<string, unknown>} stacked {racks: [{tiles: [...]}, ...], wall: [...], indicator: {...}}
+   * @param {Record<string, unknown>} [request] the rest of the DealRequest (preset, ruleset, playerCount, ...)
+   */
+  dealStacked(stacked, request = {}) {
+    return this.deal({ ...request, stacked });
+  }
+
+  /**
+   * DealService.RevealSeed: a committed deal's seed and the inputs its
+   * commitment binds, once the round is over. `commitmentOf(answer.seed,
+   * answer.inputs)` recomputes the commitment without trusting the server.
+   * @param {{dealId: string, state: Uint8Array | string}} request state: the finished sealed state
+   */
+  revealSeed(request) {
+    return this.call('DealService', 'RevealSeed', request);
+  }
+
+  /**
+   * GameService.ApplyMove. Legal: the answer's `state` is the next sealed
+   * state (a Buffer) and `status` its public facts; illegal: `reason`.
+   * @param {Record<string, unknown>} request {state, move, now}
+   */
+  applyMove(request) {
+    return this.call('GameService', 'ApplyMove', request).then(withStateBytes);
+  }
+
+  /**
+   * GameService.LegalMoves: what a seat may play.
+   * @param {Record<string, unknown>} request {state, seat, now}
+   */
+  legalMoves(request) {
+    return this.call('GameService', 'LegalMoves', request);
+  }
+
+  /**
+   * GameService.PlayerView: what a seat may see (its rack, never another's).
+   * @param {Record<string, unknown>} request {state, seat}
+   */
+  playerView(request) {
+    return this.call('GameService', 'PlayerView', request);
+  }
+
+  /**
+   * GameService.Replay: a move log checked from a deal request or a state;
+   * `state` in the answer is a Buffer.
+   * @param {Record<string, unknown>} request {deal | state, moves}
+   */
+  replay(request) {
+    return this.call('GameService', 'Replay', request).then(withStateBytes);
   }
 
   /**
@@ -172,6 +272,21 @@ export class OkeyClient {
   close() {
     this.channel.close();
   }
+}
+
+/**
+ * An answer whose `state` (base64 in proto3 JSON) is handed out as a Buffer:
+ * the sealed token is opaque bytes, to keep and send back unchanged (a
+ * request takes it as a Buffer, a Uint8Array or base64 text).
+ * @template {Record<string, unknown>} T
+ * @param {T} answer
+ * @returns {T}
+ */
+export function withStateBytes(answer) {
+  if (typeof answer.state === 'string') {
+    return { ...answer, state: Buffer.from(answer.state, 'base64') };
+  }
+  return answer;
 }
 
 /**

@@ -3,7 +3,7 @@
 
 import type { ChannelCredentials, ChannelOptions, Metadata } from '@grpc/grpc-js';
 
-import type { ErrorReason, OkeyMethods } from './okey.js';
+import type { CommittedInputs, ErrorReason, OkeyMethods, Ruleset, StackedDeal } from './okey.js';
 
 export * from './okey.js';
 
@@ -27,6 +27,29 @@ export type RequestOf<S extends keyof OkeyMethods, M extends keyof OkeyMethods[S
 /** A response in proto3 JSON form. */
 export type ResponseOf<S extends keyof OkeyMethods, M extends keyof OkeyMethods[S]> =
   OkeyMethods[S][M] extends [unknown, infer Res] ? Res : JsonObject;
+
+/**
+ * An answer as the named helpers return it: the sealed `state` (base64 in
+ * proto3 JSON) as a Buffer, opaque bytes to pass back unchanged.
+ */
+export type WithStateBuffer<T> = T extends { state: unknown } ? Omit<T, 'state'> & { state: Buffer } : T;
+
+/** An answer's `state` as a Buffer (what the named helpers do to theirs). */
+export declare function withStateBytes<T extends JsonObject>(answer: T): WithStateBuffer<T>;
+
+/**
+ * The hex SHA-256 of a client seed's UTF-8 bytes: what CommitSeed's
+ * `clientSeedHashes` takes for it.
+ */
+export declare function clientSeedHash(clientSeed: string): string;
+
+/**
+ * The commitment to a revealed seed and the inputs it binds (a
+ * CommittedInputs as CommitSeed or RevealSeed answers it), computed here as
+ * docs/dealing.md defines it: equal to the published one when the server
+ * kept its promise.
+ */
+export declare function commitmentOf(seed: string, inputs: DeepPartial<CommittedInputs>): string;
 
 /** A service by full ("okey.v1.HandService") or short ("HandService") name. */
 export type ServiceName = keyof OkeyMethods | (keyof OkeyMethods extends `okey.v1.${infer Short}` ? Short : never);
@@ -90,8 +113,38 @@ export declare class OkeyClient {
   call(service: string, method: string, request?: JsonObject, options?: CallOptions): Promise<JsonObject>;
   /** HandService.CheckHand. */
   checkHand(request: RequestOf<'okey.v1.HandService', 'CheckHand'>): Promise<ResponseOf<'okey.v1.HandService', 'CheckHand'>>;
-  /** DealService.Deal. */
-  deal(request?: RequestOf<'okey.v1.DealService', 'Deal'>): Promise<ResponseOf<'okey.v1.DealService', 'Deal'>>;
+  /** DealService.Deal; the answer's `state` (the sealed opening state) as a Buffer. */
+  deal(request?: RequestOf<'okey.v1.DealService', 'Deal'>): Promise<WithStateBuffer<ResponseOf<'okey.v1.DealService', 'Deal'>>>;
+  /**
+   * DealService.CommitSeed: `clientSeedHashes` one hex SHA-256 per seat in seat
+   * order (`clientSeedHash`), or `noClientSeeds: true`. Publish `commitment`;
+   * keep `dealId` secret (table backend only).
+   */
+  commitSeed(request: RequestOf<'okey.v1.DealService', 'CommitSeed'>): Promise<ResponseOf<'okey.v1.DealService', 'CommitSeed'>>;
+  /**
+   * DealService.Deal under a commitment: deal id and committed inputs from the
+   * CommitSeed answer, the players' client seeds in seat order; `preset` and
+   * `ruleset` must repeat the CommitSeed request's.
+   */
+  dealCommitted(
+    committed: ResponseOf<'okey.v1.DealService', 'CommitSeed'>,
+    options?: { clientSeeds?: string[]; preset?: string; ruleset?: DeepPartial<Ruleset>; now?: string },
+  ): Promise<WithStateBuffer<ResponseOf<'okey.v1.DealService', 'Deal'>>>;
+  /** DealService.Deal of a stacked position (racks, wall, indicator tile by tile): DEAL_KIND_STACKED. */
+  dealStacked(
+    stacked: DeepPartial<StackedDeal>,
+    request?: Omit<RequestOf<'okey.v1.DealService', 'Deal'>, 'stacked'>,
+  ): Promise<WithStateBuffer<ResponseOf<'okey.v1.DealService', 'Deal'>>>;
+  /** DealService.RevealSeed: the seed and the inputs it binds, with the finished sealed state. */
+  revealSeed(request: RequestOf<'okey.v1.DealService', 'RevealSeed'>): Promise<ResponseOf<'okey.v1.DealService', 'RevealSeed'>>;
+  /** GameService.ApplyMove; legal: the next sealed state as a Buffer, and its `status`. */
+  applyMove(request: RequestOf<'okey.v1.GameService', 'ApplyMove'>): Promise<WithStateBuffer<ResponseOf<'okey.v1.GameService', 'ApplyMove'>>>;
+  /** GameService.LegalMoves. */
+  legalMoves(request: RequestOf<'okey.v1.GameService', 'LegalMoves'>): Promise<ResponseOf<'okey.v1.GameService', 'LegalMoves'>>;
+  /** GameService.PlayerView. */
+  playerView(request: RequestOf<'okey.v1.GameService', 'PlayerView'>): Promise<ResponseOf<'okey.v1.GameService', 'PlayerView'>>;
+  /** GameService.Replay; the answer's `state` as a Buffer. */
+  replay(request: RequestOf<'okey.v1.GameService', 'Replay'>): Promise<WithStateBuffer<ResponseOf<'okey.v1.GameService', 'Replay'>>>;
   /** Resolves once the channel is connected. */
   ready(timeoutMs?: number): Promise<void>;
   /** Closes the channel. */

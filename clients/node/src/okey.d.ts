@@ -6,10 +6,16 @@
 // A oneof is a union in which at most one member is set. Each enum is
 // also a value (src/okey.js): its names as a frozen object.
 
+/**
+ * A bytes field: base64 text in proto3 JSON (what call() answers); a
+ * request also takes a Buffer or Uint8Array. The sealed game state is one.
+ */
+export type Bytes = string | Uint8Array;
+
 /** A request to apply one move. */
 export interface ApplyMoveRequest {
   /** The sealed state (an opaque token) as the server issued it. */
-  state: string /* base64 */;
+  state: Bytes;
   /** The move. */
   move?: Move;
   /**
@@ -27,7 +33,7 @@ export interface ApplyMoveResponse {
    * Legal: the next state, sealed (an opaque token for the table to keep and
    * pass to the next call). Empty when illegal.
    */
-  state: string /* base64 */;
+  state: Bytes;
   /** Legal: what the move caused, in order. */
   events: Event[];
   /** Illegal: why. */
@@ -534,7 +540,7 @@ export interface DealResponse {
    * The opening state, sealed: an opaque token the table backend keeps and
    * passes back as it is to the game service (docs/game.md).
    */
-  state: string /* base64 */;
+  state: Bytes;
   /** The client seeds mixed into the shuffle, as given. */
   clientSeeds: string[];
   /** The round number (1-based). */
@@ -705,7 +711,7 @@ export interface LaidTile {
 /** A request for one seat's legal moves. */
 export interface LegalMovesRequest {
   /** The sealed state as the server issued it. */
-  state: string /* base64 */;
+  state: Bytes;
   /** The seat asking. */
   seat: number;
   /** The caller's clock. Set: a turn past its deadline offers only TIMEOUT. */
@@ -871,7 +877,7 @@ export interface PlacedTile {
 /** A request for what one seat may see. */
 export interface PlayerViewRequest {
   /** The sealed state as the server issued it. */
-  state: string /* base64 */;
+  state: Bytes;
   /** The seat looking. */
   seat: number;
 }
@@ -962,7 +968,7 @@ export type ReplayRequest = {
   | {
       deal?: never;
       /** A sealed state the server issued (usually a deal's opening state). */
-      state: string /* base64 */;
+      state: Bytes;
     }
   | { deal?: never; state?: never; }
 );
@@ -972,7 +978,7 @@ export interface ReplayResponse {
   /** True when every move was legal. */
   legal: boolean;
   /** The sealed state after the last legal move. */
-  state: string /* base64 */;
+  state: Bytes;
   /** How many moves were applied. */
   movesApplied: number;
   /** Not legal: the index in `moves` of the first illegal move. */
@@ -995,7 +1001,7 @@ export interface RevealSeedRequest {
    * The deal's finished sealed state (phase ROUND_OVER), as the game service
    * issued it: the seed is revealed only once the round is over.
    */
-  state: string /* base64 */;
+  state: Bytes;
 }
 
 /** A revealed seed. */
@@ -1027,7 +1033,7 @@ export type RoundInput = {
        * ROUND_OVER). Its seats are the table's seats still in the game, in
        * order.
        */
-      state: string /* base64 */;
+      state: Bytes;
       result?: never;
     }
   | {

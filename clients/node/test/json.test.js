@@ -212,7 +212,7 @@ test('a Timestamp that is not an RFC 3339 string in years 1-9999 is refused, nam
     }, JSON.stringify(now));
   }
   assert.throws(
-    () => fromJson(replay.requestType, { state: {}, moves: [{ now: '2026-12-01T18:00:00Z' }, { now: 'tomorrow' }] }),
+    () => fromJson(replay.requestType, { state: 'AQID', moves: [{ now: '2026-12-01T18:00:00Z' }, { now: 'tomorrow' }] }),
     (err) => err instanceof JsonShapeError && err.path === 'ReplayRequest.moves[1].now',
   );
 });
