@@ -305,8 +305,8 @@ def test_a_state_goes_without_rule_options_and_result_options(server, tmp_path):
 
 def test_a_state_sealed_by_another_server_is_refused(server, start_server_process, tmp_path):
     """A server opens only tokens sealed under its own keys (ERROR_REASON_UNKNOWN_KEY on
-    the field). The other server runs in its own process: servers in one process share
-    the cache of tokens lately opened, which would let this token through."""
+    the field). The other server is a separate okey-server process, as a deployment
+    with another key would be."""
     saved = play_one_round(server, tmp_path, "other-key")
     other = start_server_process(
         "--port", "0", env={"OKEY_SIGNING_KEY": "another key, sixteen bytes or more"}
