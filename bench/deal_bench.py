@@ -22,7 +22,11 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGET_INFORMAL_PER_S = 5_000
 IN_PROCESS_S = 1.5
 RPC_S = 3.0
-IN_FLIGHT = 32
+# Below the server's 32 open calls per connection (--max-streams-per-connection): at 32 a
+# call started the moment another's answer arrives can reach the server before it has
+# closed that stream, and is refused (RST_STREAM REFUSED_STREAM: UNAVAILABLE); measured
+# none at 28 or below.
+IN_FLIGHT = 24
 CHANNEL_OPTIONS = (("grpc.so_reuseport", 0),)
 
 
@@ -46,15 +50,25 @@ def in_process() -> dict[str, tuple[float, float]]:
     from okey_rules.deal import deal
     from okey_rules.deal_types import DealMethod
     from okey_server.convert_deal import deal_to_proto
+    from okey_server.convert_state import state_token
     from okey_server.deal_request import deal_for_request
+    from okey_server.round_status import round_status
+    from okey_server.sealing import KeyRing
 
     def answer(seed: str, method: int) -> object:
-        # What the Deal RPC does between decoding the request and encoding the answer.
-        dealt = deal_for_request(deal_pb2.DealRequest(seed=seed, method=method), key)
-        return deal_to_proto(dealt.deal, key, dealt.state, dealt.committed)
+        # What the Deal RPC (DealServicer.Deal) does between decoding the request and
+        # encoding the answer: the deal, its tiles, the sealed state and its public facts.
+        dealt = deal_for_request(deal_pb2.DealRequest(seed=seed, method=method), keys)
+        response = deal_to_proto(dealt.deal)
+        response.seed = dealt.seed
+        response.deal_id = dealt.deal_id
+        response.round = dealt.state.round
+        response.state = state_token(dealt.state, keys)
+        response.status.CopyFrom(round_status(dealt.state))
+        return response
 
     okey_101 = preset("101")
-    key = b"bench key"
+    keys = KeyRing(b"bench key")
     cases: dict[str, Callable[[int], object]] = {
         "informal classic (engine)": lambda i: deal(seed=f"bench-{i}"),
         "formal classic (engine)": lambda i: deal(seed=f"bench-{i}", method=DealMethod.FORMAL),
@@ -102,9 +116,14 @@ def _rpc_rate(method: Any, request: Any, seconds: float) -> float:
 
     window = threading.Semaphore(IN_FLIGHT)
     completed = itertools.count()  # next() is atomic in CPython: safe from callbacks
+    failures: list[str] = []
 
     def on_done(future: Any) -> None:
-        future.result()  # a failed call fails the benchmark
+        # A failed call fails the benchmark, after the run: raising here would lose the
+        # exception in gRPC's callback thread and never release the window (a hang).
+        error = future.exception()
+        if error is not None:
+            failures.append(f"{error.code().name}: {error.details()}")
         next(completed)
         window.release()
 
@@ -118,6 +137,8 @@ def _rpc_rate(method: Any, request: Any, seconds: float) -> float:
     for _ in range(IN_FLIGHT):  # wait for the calls still in flight
         window.acquire()
     elapsed = time.perf_counter() - started
+    if failures:
+        raise RuntimeError(f"{len(failures)} calls failed, first: {failures[0]}")
     return (next(completed)) / elapsed
 
 

@@ -61,7 +61,7 @@ APPLY_MOVE_ROW = "ApplyMove (a discard)"
 class MidRound:
     """The benchmark's state and the requests made on it."""
 
-    state: Any  # okey.v1.GameState, as the server signed it
+    state: bytes  # the sealed state token, as the server issued it
     moves_played: int
     seat: int  # the seat on turn
     apply_move: Any  # ApplyMoveRequest: the seat on turn discards
@@ -78,20 +78,19 @@ def play_to_mid_round(
     """Deals from `deal_seed` and plays `moves` moves through the server; the same every time.
 
     The moves are chosen from the server's own LegalMoves answer, and the
-    turn and phase are read from PlayerView: the state stays opaque, as a
-    client must treat it.
+    seat on turn is read from the answers' RoundStatus: the state is an
+    opaque token, as a client must treat it.
     """
     from okey.v1 import deal_pb2, deal_pb2_grpc, game_pb2, game_pb2_grpc
 
     deals = deal_pb2_grpc.DealServiceStub(channel)
     game = game_pb2_grpc.GameServiceStub(channel)
     rng = random.Random(policy_seed)
-    state = deals.Deal(deal_pb2.DealRequest(seed=deal_seed), timeout=CALL_TIMEOUT_S).state
+    dealt = deals.Deal(deal_pb2.DealRequest(seed=deal_seed), timeout=CALL_TIMEOUT_S)
+    state, status = dealt.state, dealt.status
 
     def next_move() -> tuple[int, Any]:
-        seat = game.PlayerView(
-            game_pb2.PlayerViewRequest(state=state), timeout=CALL_TIMEOUT_S
-        ).turn_seat
+        seat = status.turn_seat
         offered = game.LegalMoves(
             game_pb2.LegalMovesRequest(state=state, seat=seat), timeout=CALL_TIMEOUT_S
         ).moves
@@ -112,7 +111,7 @@ def play_to_mid_round(
         )
         if not answer.legal:
             raise RuntimeError(f"move {played + 1} ({move}) refused: {answer.message}")
-        state = answer.state
+        state, status = answer.state, answer.status
     seat, move = next_move()
     return MidRound(
         state=state,
@@ -165,7 +164,7 @@ def measure(address: str, pid: int, mid: MidRound, rounds: int = ROUNDS) -> dict
 
 
 def _sizes(channel_address: str, mid: MidRound) -> dict[str, int]:
-    """Serialized sizes in bytes of the state and of the ApplyMove request and answer."""
+    """Sizes in bytes of the sealed state and of the ApplyMove request and answer."""
     import grpc
     from okey.v1 import game_pb2_grpc
 
@@ -174,7 +173,7 @@ def _sizes(channel_address: str, mid: MidRound) -> dict[str, int]:
             mid.apply_move, timeout=CALL_TIMEOUT_S
         )
     return {
-        "signed GameState": mid.state.ByteSize(),
+        "sealed state": len(mid.state),
         "ApplyMoveRequest": mid.apply_move.ByteSize(),
         "ApplyMoveResponse": answer.ByteSize(),
     }
