@@ -4,10 +4,10 @@ of okey-server processes on loopback ports.
 What it pins (docs/deploy.md): with one OKEY_SIGNING_KEY, a round dealt by one
 instance is played through the balancer across all of them and its seed is
 revealed by another; with different keys each instance refuses the others'
-states as INVALID_ARGUMENT on `state.mac`. Also the config's own promises: a
-request just over the server's 256 KiB limit is the server's RESOURCE_EXHAUSTED,
-a stopped instance's calls go to the others, and with none left the balancer
-answers UNAVAILABLE as a gRPC status.
+sealed states as INVALID_ARGUMENT on `state` (ERROR_REASON_UNKNOWN_KEY). Also
+the config's own promises: a request just over the server's 256 KiB limit is
+the server's RESOURCE_EXHAUSTED, a stopped instance's calls go to the others,
+and with none left the balancer answers UNAVAILABLE as a gRPC status.
 """
 
 from __future__ import annotations
@@ -38,11 +38,13 @@ from okey.v1 import (
     game_pb2_grpc,
     hand_pb2,
     hand_pb2_grpc,
+    ruleset_pb2,
     state_pb2,
 )
+from okey_rules.deal_fairness import CommittedInputs, commitment_for
 from okey_rules.game_types import Phase
 from okey_rules.tiles import Tile
-from okey_server.convert_state import state_from_proto
+from okey_server.convert_state import classic_state_from_token
 from okey_server.convert_tile import tile_to_proto
 
 pytestmark = pytest.mark.e2e
@@ -57,6 +59,14 @@ UPSTREAM_SERVER = re.compile(r"^(\s*)server\s+\S+:\d+(\s[^;]*)?;\s*$", re.MULTIL
 LISTEN = re.compile(r"^(\s*)listen\s+\d+\s+http2;\s*$", re.MULTILINE)
 WINNING = "R1 R2 R3 Y5 B5 K5 R9 R10 R11 R12 K10 K11 K12 K13"  # with indicator R4
 MAX_RECEIVE_BYTES = 256 * 1024  # okey-server's default --max-receive-bytes
+# The players' client seeds, one per seat in seat order: CommitSeed binds their hashes.
+CLIENT_SEEDS = ["north", "east", "south", "west"]
+
+
+def commit_request() -> deal_pb2.CommitSeedRequest:
+    return deal_pb2.CommitSeedRequest(
+        client_seed_hashes=[hashlib.sha256(seed.encode()).hexdigest() for seed in CLIENT_SEEDS]
+    )
 
 
 def nginx_binary() -> str:
@@ -200,10 +210,11 @@ def logged_calls(instances: list, method: str, before: dict[int, int], total: in
         time.sleep(0.05)
 
 
-def next_move(state: state_pb2.GameState, key: bytes) -> game_pb2.Move:
+def next_move(state: bytes, key: bytes) -> game_pb2.Move:
     """A legal move that ends the round within the wall: draw and throw back the newest
-    tile; with the wall empty, end the round drawn (docs/game.md)."""
-    decoded = state_from_proto(state, key)
+    tile; with the wall empty, end the round drawn (docs/game.md). The test holds the
+    instances' key, so it opens the token to pick the move (a client never can)."""
+    decoded = classic_state_from_token(state, key)
     seat = decoded.turn
     if decoded.phase is Phase.DRAW:
         kind = game_pb2.MOVE_KIND_DRAW_FROM_WALL if decoded.wall else game_pb2.MOVE_KIND_END_ROUND
@@ -212,21 +223,21 @@ def next_move(state: state_pb2.GameState, key: bytes) -> game_pb2.Move:
     return game_pb2.Move(kind=game_pb2.MOVE_KIND_DISCARD, seat=seat, tile=tile_to_proto(newest))
 
 
-def play_out(channel: grpc.Channel, opening: state_pb2.GameState, key: bytes) -> tuple[
-        state_pb2.GameState, int]:
+def play_out(channel: grpc.Channel, opening: deal_pb2.DealResponse, key: bytes) -> tuple[
+        bytes, int]:
     """The round played to its end through `channel`; (finished state, ApplyMove calls)."""
     game = game_pb2_grpc.GameServiceStub(channel)
-    state = opening
+    state, status = opening.state, opening.status
     # A 4-seat round has a 48-tile wall: about 100 moves; the bound only stops a runaway.
     for calls in range(400):
-        if state_from_proto(state, key).phase is Phase.ROUND_OVER:
+        if status.round_over:  # the answer's public facts say so, not the token
             return state, calls
         answer = game.ApplyMove(
             game_pb2.ApplyMoveRequest(state=state, move=next_move(state, key)),
             timeout=CALL_TIMEOUT_S,
         )
         assert answer.legal, answer.message
-        state = answer.state
+        state, status = answer.state, answer.status
     pytest.fail("the round did not end within 400 moves")
 
 
@@ -254,9 +265,25 @@ def error_reason(error: grpc.RpcError) -> str:
 
 
 def assert_refused_as_foreign_state(error: grpc.RpcError) -> None:
+    """A token sealed under a key the instance does not hold: refused on `state`, naming the
+    reason (the operator's fix is one key for every instance)."""
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, error.details()
-    assert bad_request_fields(error) == ["state.mac"]
-    assert error_reason(error) == "ERROR_REASON_INVALID_STATE"
+    assert bad_request_fields(error) == ["state"]
+    assert error_reason(error) == "ERROR_REASON_UNKNOWN_KEY"
+
+
+def revealed_commitment(revealed: deal_pb2.RevealSeedResponse) -> str:
+    """The commitment recomputed from what RevealSeed gives back, as a player would."""
+    inputs = revealed.inputs
+    return commitment_for(revealed.seed, CommittedInputs(
+        game="classic" if inputs.game == ruleset_pb2.GAME_CLASSIC else "101",
+        player_count=inputs.player_count,
+        dealer=inputs.dealer_seat,
+        method="formal" if inputs.method == deal_pb2.DEAL_METHOD_FORMAL else "informal",
+        round=inputs.round,
+        client_seed_count=inputs.client_seed_count,
+        client_seed_hashes=tuple(bytes.fromhex(h) for h in inputs.client_seed_hashes),
+    ))
 
 
 def test_a_round_dealt_by_one_instance_is_played_across_all_and_revealed_by_another(
@@ -281,15 +308,17 @@ def test_a_round_dealt_by_one_instance_is_played_across_all_and_revealed_by_anot
 
         # Commit and deal on the first instance only.
         on_first = deal_pb2_grpc.DealServiceStub(to_first)
-        committed = on_first.CommitSeed(deal_pb2.CommitSeedRequest(), timeout=CALL_TIMEOUT_S)
-        dealt = on_first.Deal(deal_pb2.DealRequest(deal_id=committed.deal_id),
-                              timeout=CALL_TIMEOUT_S)
+        committed = on_first.CommitSeed(commit_request(), timeout=CALL_TIMEOUT_S)
+        dealt = on_first.Deal(
+            deal_pb2.DealRequest(deal_id=committed.deal_id, client_seeds=CLIENT_SEEDS),
+            timeout=CALL_TIMEOUT_S)
         assert dealt.commitment == committed.commitment
+        assert dealt.status.deal_kind == state_pb2.DEAL_KIND_COMMITTED
         assert not dealt.seed
 
         # Played move by move through nginx: one client channel, every instance.
         before = {i: rpc_counts(instance, "ApplyMove") for i, instance in enumerate(instances)}
-        finished, moves = play_out(through_nginx, dealt.state, key)
+        finished, moves = play_out(through_nginx, dealt, key)
         served = logged_calls(instances, "ApplyMove", before, moves)
         assert all(served[i] > 0 for i in range(len(instances))), (
             f"nginx did not spread the {moves} moves over every instance: {dict(served)}")
@@ -298,10 +327,13 @@ def test_a_round_dealt_by_one_instance_is_played_across_all_and_revealed_by_anot
         revealed = deal_pb2_grpc.DealServiceStub(to_second).RevealSeed(
             deal_pb2.RevealSeedRequest(deal_id=committed.deal_id, state=finished),
             timeout=CALL_TIMEOUT_S)
-        assert hashlib.sha256(revealed.seed.encode()).hexdigest() == committed.commitment
-        # The revealed seed deals exactly what was played (dealt again through nginx).
+        assert revealed.commitment == committed.commitment
+        assert revealed_commitment(revealed) == committed.commitment
+        # The revealed seed with the client seeds deals exactly what was played (dealt again
+        # through nginx).
         again = deal_pb2_grpc.DealServiceStub(through_nginx).Deal(
-            deal_pb2.DealRequest(seed=revealed.seed), timeout=CALL_TIMEOUT_S)
+            deal_pb2.DealRequest(seed=revealed.seed, client_seeds=CLIENT_SEEDS),
+            timeout=CALL_TIMEOUT_S)
         assert [list(rack.tiles) for rack in again.racks] == \
             [list(rack.tiles) for rack in dealt.racks]
         assert list(again.wall) == list(dealt.wall)
@@ -333,9 +365,10 @@ def test_instances_with_different_keys_refuse_each_others_states(
             grpc.insecure_channel(first.address) as to_first, \
             grpc.insecure_channel(second.address) as to_second:
         on_first = deal_pb2_grpc.DealServiceStub(to_first)
-        committed = on_first.CommitSeed(deal_pb2.CommitSeedRequest(), timeout=CALL_TIMEOUT_S)
-        dealt = on_first.Deal(deal_pb2.DealRequest(deal_id=committed.deal_id),
-                              timeout=CALL_TIMEOUT_S)
+        committed = on_first.CommitSeed(commit_request(), timeout=CALL_TIMEOUT_S)
+        dealt = on_first.Deal(
+            deal_pb2.DealRequest(deal_id=committed.deal_id, client_seeds=CLIENT_SEEDS),
+            timeout=CALL_TIMEOUT_S)
         first_key = bytes.fromhex(keys[0])
 
         # Directly: the second instance refuses the first one's opening state.
@@ -360,19 +393,21 @@ def test_instances_with_different_keys_refuse_each_others_states(
         assert_refused_as_foreign_state(broken)
 
         # The second instance neither reveals the seed of a round played on the
-        # first nor deals by the first's deal id: that id carries the first
-        # key's tag, so both are refused naming deal_id.
-        finished, _ = play_out(to_first, dealt.state, first_key)
+        # first nor deals by the first's deal id: that id is sealed under the first
+        # key, so both are refused naming deal_id.
+        finished, _ = play_out(to_first, dealt, first_key)
         on_second = deal_pb2_grpc.DealServiceStub(to_second)
         for call, request in (
             (on_second.RevealSeed,
              deal_pb2.RevealSeedRequest(deal_id=committed.deal_id, state=finished)),
-            (on_second.Deal, deal_pb2.DealRequest(deal_id=committed.deal_id)),
+            (on_second.Deal,
+             deal_pb2.DealRequest(deal_id=committed.deal_id, client_seeds=CLIENT_SEEDS)),
         ):
             with pytest.raises(grpc.RpcError) as refused:
                 call(request, timeout=CALL_TIMEOUT_S)
             assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
             assert bad_request_fields(refused.value) == ["deal_id"]
+            assert error_reason(refused.value) == "ERROR_REASON_UNKNOWN_KEY"
             assert "signing key" in (refused.value.details() or "")
 
     # No instance left: the balancer answers a gRPC UNAVAILABLE, not a bare HTTP 502.

@@ -15,7 +15,8 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from metrics_scrape import free_port, listening_ports, scrape, value
 from okey.v1 import deal_pb2, deal_pb2_grpc, game_pb2, game_pb2_grpc, hand_pb2, hand_pb2_grpc
-from okey_server.state_mac import state_mac_ok
+from okey_rules.errors import InvalidInputError
+from okey_server.convert_state import state_from_token
 
 pytestmark = pytest.mark.e2e
 
@@ -120,7 +121,7 @@ def test_two_processes_print_one_startup_line_and_both_serve_over_fresh_connecti
         assert server.stop() == 0
 
 
-def test_a_state_signed_by_one_process_is_accepted_by_the_other(start_server_process) -> None:
+def test_a_state_sealed_by_one_process_is_accepted_by_the_other(start_server_process) -> None:
     """No OKEY_SIGNING_KEY: the parent's one random key is every process's key."""
     server = start_server_process("--port", "0", "--processes", "2")
     channels = connections_to_each_worker(server)
@@ -131,22 +132,22 @@ def test_a_state_signed_by_one_process_is_accepted_by_the_other(start_server_pro
             metadata=(("x-request-id", "deal"),), timeout=10,
         )
         moves = game_pb2_grpc.GameServiceStub(other).LegalMoves(
-            game_pb2.LegalMovesRequest(state=deal.state, seat=deal.state.turn_seat),
+            game_pb2.LegalMovesRequest(state=deal.state, seat=deal.status.turn_seat),
             metadata=(("x-request-id", "legal-moves"),), timeout=10,
         )
         assert served_by(server, "deal") == first
         assert served_by(server, "legal-moves") == second
         assert first != second
         assert len(moves.moves) > 0
-        # The check is real: a state changed by one byte is refused by the same process.
-        tampered = deal.state.__class__()
-        tampered.CopyFrom(deal.state)
-        tampered.mac = bytes([tampered.mac[0] ^ 1]) + tampered.mac[1:]
+        # The check is real: a token changed in its last byte (the ciphertext) is refused
+        # by the same process.
+        tampered = deal.state[:-1] + bytes([deal.state[-1] ^ 1])
         with pytest.raises(grpc.RpcError) as refused:
             game_pb2_grpc.GameServiceStub(other).LegalMoves(
-                game_pb2.LegalMovesRequest(state=tampered, seat=deal.state.turn_seat), timeout=10
+                game_pb2.LegalMovesRequest(state=tampered, seat=deal.status.turn_seat), timeout=10
             )
         assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+        assert "does not open" in refused.value.details()
     finally:
         for channel in channels.values():
             channel.close()
@@ -156,7 +157,7 @@ def test_a_state_signed_by_one_process_is_accepted_by_the_other(start_server_pro
 def test_the_signing_key_reaches_the_processes_through_the_pipe_only(
     start_server_process,
 ) -> None:
-    """OKEY_SIGNING_KEY given to the parent: the server processes sign with it, yet no OKEY_*
+    """OKEY_SIGNING_KEY given to the parent: the server processes seal with it, yet no OKEY_*
     variable (the key least of all) is in their environment; the pipe carried the config."""
     key_text = "6f6b65792d72756c657320746573742070697065206b6579206e6f742061207365637265"
     server = start_server_process("--port", "0", "--processes", "2",
@@ -175,7 +176,11 @@ def test_the_signing_key_reaches_the_processes_through_the_pipe_only(
                 deal = deal_pb2_grpc.DealServiceStub(channel).Deal(
                     deal_pb2.DealRequest(seed="signed-with-the-given-key"), timeout=10
                 )
-                assert state_mac_ok(deal.state, bytes.fromhex(key_text))
+                # The token opens under the given key, and not under another one.
+                opened = state_from_token(deal.state, bytes.fromhex(key_text), cached=False)
+                assert opened.move_number == 0
+                with pytest.raises(InvalidInputError):
+                    state_from_token(deal.state, b"some other key, 32 bytes long...")
         finally:
             for channel in channels.values():
                 channel.close()

@@ -12,9 +12,10 @@ to health and reflection:
 - ``mutate``: a valid request (a conformance vector, or one taken from games
   played against the server while the harness starts) with one to three
   mutations: a field set, cleared or pushed to an extreme, a repeated field
-  duplicated, cut or shuffled, a byte of the signed state flipped, a state
-  swapped in from another deal, a field spliced from another request, the
-  encoding truncated, bit-flipped or concatenated with another.
+  duplicated, cut or shuffled, the sealed state token bit-flipped, cut,
+  emptied or given another version or key id, a state swapped in from
+  another deal, a field spliced from another request, the encoding
+  truncated, bit-flipped or concatenated with another.
 
 Every answer must be one the server documents as a normal refusal: OK,
 INVALID_ARGUMENT carrying a google.rpc.BadRequest field violation,
@@ -27,8 +28,8 @@ request that still fails.
 Case ``i`` of seed ``s`` is generated from its own ``Random(f"{s}:{i}")``
 and the valid requests from games dealt from seeds derived from ``s``, so a
 case can be generated again with ``--seed s --case i``. (A committed deal's
-id is drawn by the server: the RevealSeed requests built on one differ from
-run to run; a failure prints its request in full.)
+secret seed and deal id are drawn by the server: the requests built on one
+differ from run to run; a failure prints its request in full.)
 
 Run as a script (``make fuzz``) it starts ``okey-server --port 0`` with a
 fixed signing key, fuzzes for ``--seconds`` with ``--concurrency`` client
@@ -41,6 +42,7 @@ from __future__ import annotations
 import argparse
 import base64
 import contextlib
+import hashlib
 import importlib
 import itertools
 import json
@@ -76,7 +78,7 @@ STATUS_DETAILS_KEY = "grpc-status-details-bin"
 # The server's default receive limit (okey_server.config.DEFAULT_MAX_RECEIVE_BYTES):
 # only a body over it may be refused with RESOURCE_EXHAUSTED.
 MAX_RECEIVE_BYTES = 256 * 1024
-# A fixed key so the valid requests (their signed states) are the same every run.
+# A fixed key so the valid requests (their sealed states) are the same every run.
 SIGNING_KEY = "okey-rules fuzz harness signing key"
 CHANNEL_OPTIONS = (
     ("grpc.so_reuseport", 0),
@@ -92,6 +94,12 @@ MODE_WEIGHTS = (1, 2, 5)
 # Moves one live round may take before the harness stops playing it (a classic
 # round ends when the wall runs out, well within this).
 MAX_LIVE_MOVES = 400
+# The live committed round's client seeds, one per seat in seat order: CommitSeed binds their
+# hashes, and Deal under the commitment must repeat them exactly.
+CLIENT_SEEDS = ("alice", "bob\u00fc", "çay", "🀄")
+# A sealed token's header (okey_server.sealing): the version byte, then a 4-byte key id.
+TOKEN_VERSION = 1
+TOKEN_HEADER_BYTES = 5
 STARTUP_DEADLINE_S = 30.0
 
 
@@ -407,17 +415,19 @@ def _varint(value: int) -> bytes:
 
 @dataclass
 class LiveRound:
-    """A round played against the server: its deal request, every state and the moves."""
+    """A round played against the server: its deal request, every state (the sealed token
+    and its public RoundStatus, as the answers gave them) and the moves."""
 
     deal: deal_pb2.DealRequest
     dealt: deal_pb2.DealResponse
-    states: list[state_pb2.GameState] = field(default_factory=list)
+    states: list[bytes] = field(default_factory=list)
+    statuses: list[state_pb2.RoundStatus] = field(default_factory=list)
     moves: list[game_pb2.Move] = field(default_factory=list)
-    legal: list[tuple[state_pb2.GameState, list[game_pb2.Move]]] = field(default_factory=list)
+    legal: list[tuple[bytes, list[game_pb2.Move]]] = field(default_factory=list)
 
     @property
     def over(self) -> bool:
-        return bool(self.states[-1].phase == state_pb2.PHASE_ROUND_OVER)
+        return bool(self.statuses[-1].round_over)
 
 
 class Rpc:
@@ -441,13 +451,14 @@ def play_round(rpc: Rpc, rng: random.Random, deal: deal_pb2.DealRequest,
     """Deals `deal` and plays random legal moves of the seat on turn until the round is over
     (or `max_moves` moves)."""
     dealt = rpc("okey.v1.DealService", "Deal", deal, deal_pb2.DealResponse)
-    live = LiveRound(deal, dealt, [dealt.state])
+    live = LiveRound(deal, dealt, [dealt.state], [dealt.status])
     for _ in range(max_moves):
-        state = live.states[-1]
-        if state.phase == state_pb2.PHASE_ROUND_OVER:
+        state, status = live.states[-1], live.statuses[-1]
+        if status.round_over:
             break
+        # The token is opaque: whose turn it is comes from the answer's RoundStatus.
         listed = rpc("okey.v1.GameService", "LegalMoves",
-                     game_pb2.LegalMovesRequest(state=state, seat=state.turn_seat),
+                     game_pb2.LegalMovesRequest(state=state, seat=status.turn_seat),
                      game_pb2.LegalMovesResponse)
         moves = list(listed.moves)
         if not moves:
@@ -465,6 +476,7 @@ def play_round(rpc: Rpc, rng: random.Random, deal: deal_pb2.DealRequest,
             raise RuntimeError(f"a listed move was refused: {move} ({applied.message})")
         live.moves.append(move)
         live.states.append(applied.state)
+        live.statuses.append(applied.status)
     return live
 
 
@@ -473,12 +485,23 @@ class Live:
     """Rounds played while the harness starts, the raw material of the valid requests."""
 
     rounds: list[LiveRound]
-    committed: LiveRound
-    commit_id: str
+    committed: LiveRound  # dealt under `commit`, with CLIENT_SEEDS
+    commit: deal_pb2.CommitSeedRequest
+    # A commitment nothing was dealt under (3 seats, no client seeds).
+    other_commit: deal_pb2.CommitSeedRequest
+    other_commit_id: str
 
     @property
-    def states(self) -> list[state_pb2.GameState]:
+    def states(self) -> list[bytes]:
         return [s for r in (*self.rounds, self.committed) for s in r.states]
+
+    @property
+    def positions(self) -> list[tuple[bytes, state_pb2.RoundStatus]]:
+        """Every state with its public facts."""
+        return [
+            pair for r in (*self.rounds, self.committed)
+            for pair in zip(r.states, r.statuses, strict=True)
+        ]
 
     @property
     def finished(self) -> list[LiveRound]:
@@ -498,10 +521,33 @@ def play_live(rpc: Rpc, seed: int, max_moves: int = MAX_LIVE_MOVES) -> Live:
         deal_pb2.DealRequest(seed=f"fuzz-{seed}-101", preset="101"),
     ]
     rounds = [play_round(rpc, rng, deal, max_moves) for deal in deals]
-    commit = rpc("okey.v1.DealService", "CommitSeed", deal_pb2.CommitSeedRequest(),
-                 deal_pb2.CommitSeedResponse)
-    committed = play_round(rpc, rng, deal_pb2.DealRequest(commit=True), max_moves)
-    return Live(rounds, committed, commit.deal_id)
+    rounds.append(play_round(rpc, rng, stacked_request(rounds[0].dealt), max_moves))
+    # The committed flow: CommitSeed (binding each seat's client seed hash), then Deal under
+    # its secret deal id with the same inputs and the client seeds in seat order.
+    commit = deal_pb2.CommitSeedRequest(
+        client_seed_hashes=[hashlib.sha256(c.encode()).hexdigest() for c in CLIENT_SEEDS]
+    )
+    committed_id = rpc("okey.v1.DealService", "CommitSeed", commit,
+                       deal_pb2.CommitSeedResponse).deal_id
+    committed = play_round(
+        rpc, rng, deal_pb2.DealRequest(deal_id=committed_id, client_seeds=CLIENT_SEEDS),
+        max_moves,
+    )
+    other = deal_pb2.CommitSeedRequest(player_count=3, dealer_seat=2, no_client_seeds=True)
+    other_id = rpc("okey.v1.DealService", "CommitSeed", other,
+                   deal_pb2.CommitSeedResponse).deal_id
+    return Live(rounds, committed, commit, other, other_id)
+
+
+def stacked_request(dealt: deal_pb2.DealResponse) -> deal_pb2.DealRequest:
+    """A stacked deal of the tiles `dealt` placed (a position given tile by tile)."""
+    request = deal_pb2.DealRequest(player_count=dealt.player_count,
+                                   dealer_seat=dealt.dealer_seat)
+    for rack in dealt.racks:
+        request.stacked.racks.add().tiles.extend(rack.tiles)
+    request.stacked.wall.extend(dealt.wall)
+    request.stacked.indicator.CopyFrom(dealt.indicator)
+    return request
 
 
 def _hand(tiles: Any, indicator: Any, omit: bool) -> hand_pb2.CheckHandRequest:
@@ -533,9 +579,19 @@ def _best_opening(live: Live) -> list[Message]:
 def _deal(live: Live) -> list[Message]:
     return [
         *(r.deal for r in live.rounds),
-        deal_pb2.DealRequest(deal_id=live.commit_id, client_seeds=["alice", "bob\u00fc"]),
+        live.committed.deal,
+        deal_pb2.DealRequest(deal_id=live.other_commit_id, player_count=3, dealer_seat=2),
         deal_pb2.DealRequest(seed="x", method=deal_pb2.DEAL_METHOD_FORMAL, dice=[3, 5]),
-        deal_pb2.DealRequest(commit=True, player_count=3),
+        deal_pb2.DealRequest(seed="y", client_seeds=["alice", "bob\u00fc"]),
+    ]
+
+
+def _commit(live: Live) -> list[Message]:
+    return [
+        live.commit,
+        live.other_commit,
+        deal_pb2.CommitSeedRequest(preset="101", method=deal_pb2.DEAL_METHOD_INFORMAL, round=4,
+                                   client_seed_hashes=live.commit.client_seed_hashes),
     ]
 
 
@@ -544,7 +600,7 @@ def _reveal(live: Live) -> list[Message]:
     return [
         deal_pb2.RevealSeedRequest(deal_id=committed.dealt.deal_id, state=committed.states[-1]),
         deal_pb2.RevealSeedRequest(deal_id=committed.dealt.deal_id, state=committed.states[0]),
-        deal_pb2.RevealSeedRequest(deal_id=live.commit_id, state=committed.states[-1]),
+        deal_pb2.RevealSeedRequest(deal_id=live.other_commit_id, state=committed.states[-1]),
     ]
 
 
@@ -557,7 +613,8 @@ def _apply(live: Live) -> list[Message]:
 
 
 def _legal(live: Live) -> list[Message]:
-    return [game_pb2.LegalMovesRequest(state=s, seat=s.turn_seat) for s in live.states[::7]]
+    return [game_pb2.LegalMovesRequest(state=state, seat=status.turn_seat)
+            for state, status in live.positions[::7]]
 
 
 def _view(live: Live) -> list[Message]:
@@ -581,7 +638,7 @@ def _score_round(live: Live) -> list[Message]:
     out: list[Message] = []
     for played in live.finished:
         request = scoring_pb2.ScoreRoundRequest(preset=played.deal.preset)
-        request.round.state.CopyFrom(played.states[-1])
+        request.round.state = played.states[-1]
         out.append(request)
     return out
 
@@ -592,7 +649,7 @@ def _score_game(live: Live) -> list[Message]:
     if finished:
         request = scoring_pb2.ScoreGameRequest()
         for played in finished:
-            request.rounds.add().state.CopyFrom(played.states[-1])
+            request.rounds.add().state = played.states[-1]
         out.append(request)
     return out
 
@@ -608,6 +665,8 @@ def _reflection(_live: Live) -> list[Message]:
         request(list_services=""),
         request(file_containing_symbol="okey.v1.HandService"),
         request(file_by_filename="okey/v1/state.proto"),
+        request(file_containing_symbol="okey.v1.RoundStatus"),
+        # Gone from the contract (the state is a sealed token): a NOT_FOUND error response.
         request(file_containing_symbol="okey.v1.GameState"),
         request(all_extension_numbers_of_type="okey.v1.Tile"),
     ]
@@ -619,7 +678,7 @@ VALID_BUILDERS: dict[str, Callable[[Live], list[Message]]] = {
     "/okey.v1.HandService/CheckHand": _check_hand,
     "/okey.v1.HandService/BestOpening": _best_opening,
     "/okey.v1.DealService/Deal": _deal,
-    "/okey.v1.DealService/CommitSeed": lambda _live: [deal_pb2.CommitSeedRequest()],
+    "/okey.v1.DealService/CommitSeed": _commit,
     "/okey.v1.DealService/RevealSeed": _reveal,
     "/okey.v1.GameService/ApplyMove": _apply,
     "/okey.v1.GameService/LegalMoves": _legal,
@@ -652,7 +711,8 @@ class Corpus:
     """Valid requests by RPC path: the live games' and the conformance vectors'.
 
     A vector with `given_state` is replayed (once, on first use) to put its
-    state into the request, as the conformance runner does.
+    state into the request, and one with `given_commitment` commits first to put
+    the secret deal id into it, as the conformance runner does.
     """
 
     def __init__(self, live: Live, targets: list[Target], rpc: Rpc) -> None:
@@ -677,16 +737,19 @@ class Corpus:
             known = self._resolved.get(key)
         if known is not None:
             return known
-        request = case.request
+        request = type(case.request)()
+        request.CopyFrom(case.request)
+        if case.given_commitment is not None:
+            committed = self.rpc("okey.v1.DealService", "CommitSeed", case.given_commitment,
+                                 deal_pb2.CommitSeedResponse)
+            request.deal_id = committed.deal_id  # type: ignore[attr-defined]
         if case.given_state is not None:
-            request = type(case.request)()
-            request.CopyFrom(case.request)
             replayed = self.rpc(conformance.REPLAY_SERVICE, conformance.REPLAY_METHOD,
                                 case.given_state, game_pb2.ReplayResponse)
             holder = request
             for name in case.state_path[:-1]:
                 holder = getattr(holder, name)
-            getattr(holder, case.state_path[-1]).CopyFrom(replayed.state)
+            setattr(holder, case.state_path[-1], replayed.state)
         with self._lock:
             self._resolved[key] = request
         return request
@@ -719,13 +782,13 @@ def _positions(message: Message, depth: int = 0) -> Iterator[tuple[Message, Fiel
             yield from _positions(getattr(message, fd.name), depth + 1)
 
 
-def _game_states(message: Message) -> list[Message]:
+def _state_fields(message: Message) -> list[tuple[Message, FieldDescriptor]]:
+    """Where `message` carries a sealed state token: every set `bytes state` field (a
+    request's state, a Replay's start, a scored round's state)."""
     return [
-        getattr(parent, fd.name) if not _is_repeated(fd) else child
-        for parent, fd in _positions(message)
-        if fd.message_type is not None and fd.message_type.full_name == "okey.v1.GameState"
-        for child in (getattr(parent, fd.name) if _is_repeated(fd) else [None])
-        if _is_repeated(fd) or parent.HasField(fd.name)
+        (parent, fd) for parent, fd in _positions(message)
+        if fd.name == "state" and fd.type == FieldDescriptor.TYPE_BYTES
+        and getattr(parent, fd.name)
     ]
 
 
@@ -826,33 +889,36 @@ class Mutator:
         return message
 
     def m_state_bytes(self, _path: str, message: Message) -> Message | bytes:
-        states = _game_states(message)
-        if not states:
+        """The sealed state changed as a client might: a bit flipped (in the header, the
+        SIV tag or the ciphertext), cut short, grown, emptied, or another version byte or
+        key id."""
+        found = _state_fields(message)
+        if not found:
             return self.m_byte_flip(_path, message)
-        state = self.rng.choice(states)
-        roll = self.rng.random()
-        if roll < 0.4 and state.mac:
-            mac = bytearray(state.mac)
-            mac[self.rng.randrange(len(mac))] ^= 1 << self.rng.randrange(8)
-            state.mac = bytes(mac)
-        elif roll < 0.7:
-            # One field of the signed content changed; the MAC is now stale.
-            self.m_extreme_int(_path, state)
+        parent, fd = self.rng.choice(found)
+        token = bytearray(getattr(parent, fd.name))
+        rng = self.rng
+        roll = rng.random()
+        if roll < 0.4:
+            token[rng.randrange(len(token))] ^= 1 << rng.randrange(8)
+        elif roll < 0.55:
+            del token[rng.randrange(len(token)):]
+        elif roll < 0.65:
+            token += rng.randbytes(rng.choice([1, 16, 300]))
+        elif roll < 0.75:
+            token[0] = rng.choice([0, TOKEN_VERSION + 1, 0x0A, 0xFF])
+        elif roll < 0.9:
+            token[1:TOKEN_HEADER_BYTES] = rng.randbytes(TOKEN_HEADER_BYTES - 1)
         else:
-            encoded = bytearray(state.SerializeToString())
-            if encoded:
-                encoded[self.rng.randrange(len(encoded))] ^= 1 << self.rng.randrange(8)
-            try:
-                flipped = type(state).FromString(bytes(encoded))
-            except DecodeError:
-                return self.m_byte_flip(_path, message)
-            state.CopyFrom(flipped)
+            token.clear()
+        setattr(parent, fd.name, bytes(token))
         return message
 
     def m_swap_state(self, _path: str, message: Message) -> Message:
-        states = _game_states(message)
-        if states and self.corpus.states:
-            self.rng.choice(states).CopyFrom(self.rng.choice(self.corpus.states))
+        found = _state_fields(message)
+        if found and self.corpus.states:
+            parent, fd = self.rng.choice(found)
+            setattr(parent, fd.name, self.rng.choice(self.corpus.states))
         return message
 
     def m_splice(self, path: str, message: Message) -> Message:
