@@ -1,13 +1,18 @@
-"""Entry point of `okey`: one argparse program whose commands register themselves."""
+"""Entry point of `okey`: one argparse program whose commands register themselves.
+
+The connection options (--server, --timeout, --tls...) are taken before the command as
+well as after it: `okey --server HOST:PORT hand check ...` is `okey hand check ...
+--server HOST:PORT`. Given in both places, the one after the command wins.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
-from okey_cli import conformance_cmd, deal_cmd, hand_cmd, play_cmd, score_cmd
+from okey_cli import conformance_cmd, deal_cmd, hand_cmd, play_cmd, rpc, score_cmd
 from okey_cli.errors import EXIT_OK, CliError
 
 # Each command module exposes `register(subparsers) -> None`; add new ones here.
@@ -18,6 +23,39 @@ COMMANDS = (
     play_cmd,
     score_cmd,
 )
+
+
+def _connection_defaults() -> dict[str, object]:
+    """Each connection option's dest and its default, as `rpc.add_server_options` adds them."""
+    probe = argparse.ArgumentParser(add_help=False)
+    rpc.add_server_options(probe)
+    return vars(probe.parse_args([]))
+
+
+CONNECTION_DEFAULTS = _connection_defaults()
+
+
+def _command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    """Every command and subcommand parser under `parser`, depth first."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                yield command
+                yield from _command_parsers(command)
+
+
+def _take_connection_options_first(parser: argparse.ArgumentParser) -> None:
+    """Lets the connection options stand before the command too.
+
+    A command parser's defaults would overwrite what the top level parsed (argparse copies
+    the command's whole namespace over the top level's), so at both levels an option that
+    is not given stays unset; `parse_args` fills in the defaults afterwards.
+    """
+    rpc.add_server_options(parser)
+    for each in (parser, *_command_parsers(parser)):
+        for action in each._actions:
+            if action.dest in CONNECTION_DEFAULTS:
+                action.default = argparse.SUPPRESS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,11 +70,21 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
         command.register(subparsers)
+    _take_connection_options_first(parser)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line parsed, connection options given before the command included."""
     args = build_parser().parse_args(argv)
+    for dest, default in CONNECTION_DEFAULTS.items():
+        if not hasattr(args, dest):
+            setattr(args, dest, default)
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
     try:
         return int(args.func(args))
     except CliError as error:
