@@ -197,8 +197,8 @@ export interface BestOpeningResponse {
  */
 export type CheckHandRequest = {
   /**
-   * A named preset: "classic" (default), "okey.gg" or "101". Fields set in
-   * `ruleset` override it.
+   * A named preset: "classic" (default), "tournament", "points-limit",
+   * "okey.gg", "penalty" or "101". Fields set in `ruleset` override it.
    */
   preset: string;
   /** Rule options; unset fields come from the preset. */
@@ -420,8 +420,9 @@ export declare const DealMethod: {
 /** A request to deal one round. */
 export interface DealRequest {
   /**
-   * A named preset: "classic" (default), "okey.gg" or "101". Fields set in
-   * `ruleset` override it; ruleset.game picks Okey 101.
+   * A named preset: "classic" (default), "tournament", "points-limit",
+   * "okey.gg", "penalty" or "101". Fields set in `ruleset` override it;
+   * ruleset.game picks Okey 101.
    */
   preset: string;
   /** Rule options; unset fields come from the preset. */
