@@ -52,13 +52,11 @@ from typing import Any
 from okey_rules.deal import deal
 from okey_rules.errors import InvalidInputError
 from okey_rules.opening import (
-    OPENING_PAIRS,
-    OPENING_VALUE,
     MeldOpening,
     PairsOpening,
     best_openings,
 )
-from okey_rules.rulebook import HIGH_ONE, is_run, is_set, run_numbers
+from okey_rules.rulebook import HIGH_ONE, OPENING_PAIRS, OPENING_POINTS, is_run, is_set, run_numbers
 from okey_rules.ruleset import Game, Ruleset, preset
 from okey_rules.tiles import (
     FALSE_JOKER_FACE,
@@ -553,7 +551,7 @@ def expected_answer(
     return answer_json(
         arrangement_json(melds, meld_kind),
         mine[0],
-        mine[0] >= OPENING_VALUE,
+        mine[0] >= OPENING_POINTS,
         -mine[1],
         unused,
         arrangement_json(pairs, pair_kind),

@@ -32,13 +32,18 @@ from okey_rules.game101_types import (
     TableMeld,
 )
 from okey_rules.hand_types import MeldKind
-from okey_rules.rulebook import is_wild, plays_as, table_meld_kind
+from okey_rules.rulebook import (
+    OPENING_PAIRS,
+    OPENING_POINTS,
+    PENALTY_POINTS,
+    is_wild,
+    plays_as,
+    table_meld_kind,
+    tile_value,
+)
 from okey_rules.ruleset import Game
 from okey_rules.tiles import TILE_OF_CODE, Tile, format_tile
 
-OPENING_POINTS = 101  # §10.2: melds worth at least 101 open
-OPENING_PAIRS = 5  # §10.2: or at least five pairs
-PENALTY_POINTS = 101  # §10.5
 FREE_TAKE_BACK = 1  # §10.5: the tiles a turn may take back free (the last tile placed)
 MOVES_WITH_TILE = (Move101Kind.DISCARD, Move101Kind.LAY_OFF)
 MOVES_WITH_MELDS = (Move101Kind.OPEN, Move101Kind.LAY_MELD)
@@ -65,11 +70,6 @@ def start_round_101(dealt: Deal, *, deal_id: str = "", round_number: int = 1) ->
 
 LAY_OFF_CAP = 2  # §10.8: tiles per meld end per turn
 RETRIEVAL = 3  # LayAction.side of an okey retrieval (§10.8), which is final
-
-
-def tile_value(face: int) -> int:
-    """§10.2: a tile counts its number (red 3 is 3, black 11 is 11)."""
-    return face % 13 + 1
 
 
 # --- melds -------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from okey_rules.hand_types import MeldKind
+from okey_rules.rulebook import tile_value
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FACES, Tile, okey_for
 
@@ -96,7 +97,7 @@ class TableMeld:
 
     @property
     def value(self) -> int:
-        return sum(laid.face % 13 + 1 for laid in self.tiles)
+        return sum(tile_value(laid.face) for laid in self.tiles)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from okey_rules.melds import (
 )
 from okey_rules.packed import FIELD, LOW, ONE, needy_faces, singles
 from okey_rules.pairs import kafa_colour, seven_pairs_packed
-from okey_rules.rulebook import BEST_KIND_ORDER
+from okey_rules.rulebook import BEST_KIND_ORDER, HAND_SIZE
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import (
     FALSE_JOKER_FACE,
@@ -38,7 +38,6 @@ from okey_rules.tiles import (
     indicator_for,
 )
 
-HAND_SIZE = 14
 # From this many candidate discards on, one search over all 15 tiles beats
 # one search per discard (measured with bench/hand_bench.py).
 _UNIFIED_FROM = 8

@@ -17,6 +17,7 @@ from itertools import combinations, count
 
 from okey_rules.bounded_cache import BoundedCache
 from okey_rules.packed import ONE
+from okey_rules.rulebook import HIGH_ONE  # the run position of a 1 played after 13
 from okey_rules.tiles import NUMBERS
 
 MAX_WILDS = 2
@@ -25,7 +26,6 @@ MAX_WILDS = 2
 # lowest natural tile.
 WILDS_AT = 3 * 52
 _IDENTS = count()
-HIGH_ONE = 14  # run position of a 1 played after 13
 
 
 @dataclass(frozen=True, slots=True)

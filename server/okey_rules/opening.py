@@ -39,7 +39,7 @@ from functools import cache
 
 from okey_rules.errors import InvalidInputError
 from okey_rules.hand_types import Arrangement, Meld, MeldKind, Placed
-from okey_rules.rulebook import HIGH_ONE, is_run, is_set
+from okey_rules.rulebook import HIGH_ONE, OPENING_PAIRS, OPENING_POINTS, is_run, is_set
 from okey_rules.ruleset import PRESETS, Game, Ruleset
 from okey_rules.tiles import (
     FACES,
@@ -53,8 +53,6 @@ from okey_rules.tiles import (
 )
 
 # The thresholds to open (docs/okey101.md).
-OPENING_VALUE = 101
-OPENING_PAIRS = 5
 # A rack holds 21 tiles, the dealer's 22; fewer are accepted (what is left of a rack).
 MAX_TILES = 22
 COLOURS = 4
@@ -187,7 +185,7 @@ def _melds_opening(tiles: Sequence[Tile], okey: Tile, rules: Ruleset) -> MeldOpe
             raise AssertionError(f"engine error: {meld.notation()} is no {meld.kind.value}")
     value = sum(placed.stands_for.number for meld in arrangement.melds for placed in meld.tiles)
     unused = _unused(tiles, used_copies, okeys_used, okey_face)
-    return MeldOpening(arrangement, value, value >= OPENING_VALUE, okeys_used, unused)
+    return MeldOpening(arrangement, value, value >= OPENING_POINTS, okeys_used, unused)
 
 
 def _best_layout(counts: list[int], wilds: int, positions: tuple[int, ...]) -> tuple[int, ...]:

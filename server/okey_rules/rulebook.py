@@ -35,6 +35,16 @@ HAND_SIZE = 14
 BEST_KIND_ORDER = (WinKind.KAFA, WinKind.SEVEN_PAIRS, WinKind.MELDS)
 # A run position after 13: the 1 played high (12-13-1).
 HIGH_ONE = 14
+# Okey 101 (§10.2): melds worth at least this many points open a rack, or at
+# least this many pairs; §10.5: each penalty costs PENALTY_POINTS.
+OPENING_POINTS = 101
+OPENING_PAIRS = 5
+PENALTY_POINTS = 101
+
+
+def tile_value(face: int) -> int:
+    """§10.2, Okey 101: a tile counts its number (red 3 is 3, black 11 is 11)."""
+    return face % NUMBERS + 1
 
 
 def is_wild(tile: Tile, okey: Tile) -> bool:

@@ -6,19 +6,17 @@ Points are bad here: the lowest total wins. Each rule is a small step of
 
 from __future__ import annotations
 
+from okey_rules.deal import OKEY_101_PLAYERS as PLAYERS
 from okey_rules.errors import InvalidInputError
-from okey_rules.game101 import PENALTY_POINTS, tile_value
 from okey_rules.game101_types import Opened, Penalty, Phase101, State101
-from okey_rules.rulebook import is_wild, plays_as
+from okey_rules.rulebook import PENALTY_POINTS, is_wild, plays_as, tile_value
 from okey_rules.ruleset import Game, Ruleset
-from okey_rules.scoring import partner
+from okey_rules.scoring import DOUBLE, partner
 from okey_rules.scoring_types import RoundScore, ScoreLine, ScoreRule, Table
 from okey_rules.tiles import TILE_OF_CODE
 
 FINISH_POINTS = -101  # §10.7: the seat that finishes
 NEVER_OPENED_POINTS = 202  # §10.7: a seat that never opened
-DOUBLE = 2
-PLAYERS = 4
 
 
 def rack_points(state: State101, seat: int) -> int:

@@ -14,12 +14,11 @@ from okey.v1 import hand_pb2, ruleset_pb2
 from okey_rules.errors import InvalidInputError
 from okey_rules.opening import (
     MAX_TILES,
-    OPENING_PAIRS,
-    OPENING_VALUE,
     MeldOpening,
     PairsOpening,
     best_openings,
 )
+from okey_rules.rulebook import OPENING_PAIRS, OPENING_POINTS
 from okey_rules.ruleset import Game, Ruleset
 from okey_rules.tiles import Tile
 
@@ -126,7 +125,7 @@ def summary(melds: MeldOpening, pairs: PairsOpening) -> str:
     count = len(melds.arrangement.melds)
     melds_part = (
         f"melds: {melds.value} points in {count} meld{'' if count == 1 else 's'}"
-        f" ({'opens' if melds.opens else f'short of {OPENING_VALUE}'})"
+        f" ({'opens' if melds.opens else f'short of {OPENING_POINTS}'})"
     )
     pairs_part = (
         f"pairs: {pairs.count} ({'opens' if pairs.opens else f'short of {OPENING_PAIRS}'})"

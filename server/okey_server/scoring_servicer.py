@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 import grpc
 from okey.v1 import ruleset_pb2, scoring_pb2, scoring_pb2_grpc
+from okey_rules.deal import DEFAULT_PLAYERS
+from okey_rules.deal import OKEY_101_PLAYERS as PLAYERS_101
 from okey_rules.errors import InvalidInputError
 from okey_rules.game101_types import State101
 from okey_rules.game_types import GameState
@@ -18,7 +20,6 @@ from okey_rules.scoring import (
     score_round,
     start_table,
 )
-from okey_rules.scoring101 import PLAYERS as PLAYERS_101
 from okey_rules.scoring101 import score_round_101
 from okey_rules.scoring_types import RoundResult, RoundScore, Table
 
@@ -34,7 +35,6 @@ from okey_server.convert_scoring import (
 )
 from okey_server.sealing import KeyRing
 
-DEFAULT_PLAYERS = 4
 # The next round's dealer and number (scoring.proto ScoreRoundResponse.next_dealer_seat,
 # next_round); None when the round's answer names no next deal.
 NextDeal = tuple[int, int] | None

@@ -23,14 +23,12 @@ import pytest
 from okey_rules.errors import InvalidInputError
 from okey_rules.hand_types import MeldKind
 from okey_rules.opening import (
-    OPENING_PAIRS,
-    OPENING_VALUE,
     MeldOpening,
     best_opening,
     best_openings,
     best_pairs_opening,
 )
-from okey_rules.rulebook import HIGH_ONE, is_pair, is_run, is_set
+from okey_rules.rulebook import HIGH_ONE, OPENING_PAIRS, OPENING_POINTS, is_pair, is_run, is_set
 from okey_rules.ruleset import Game, Ruleset, preset
 from okey_rules.tiles import (
     FALSE_JOKER_FACE,
@@ -308,7 +306,7 @@ def _check_melds(opening: MeldOpening, tiles: list[Tile], okey: Tile, wrap: bool
     assert len({(t.face, t.copy) for t in laid + list(opening.unused)}) == len(tiles)
     value = sum(p.stands_for.number for m in opening.arrangement.melds for p in m.tiles)
     assert opening.value == value
-    assert opening.opens == (value >= OPENING_VALUE)
+    assert opening.opens == (value >= OPENING_POINTS)
 
 
 # --- the engine against the brute force --------------------------------------------
@@ -494,7 +492,7 @@ def test_two_okeys_and_one_tile_make_a_meld_ties_decided_at_the_lowest_number():
 
 def test_okey_101_opens_at_exactly_101():
     exactly = _open("K10 K11 K12 K13 R13 Y13 B13 R4 Y4 B4 K4", "Y7")
-    assert exactly.value == 101 == OPENING_VALUE
+    assert exactly.value == 101 == OPENING_POINTS
     assert exactly.opens
     one_short = _open("K10 K11 K12 K13 R13 Y13 B13 R5 Y5 B5", "Y7")
     assert one_short.value == 100

@@ -29,6 +29,7 @@ from typing import Any
 
 from google.protobuf import json_format
 from okey.v1 import deal_pb2, deal_pb2_grpc, ruleset_pb2, state_pb2, tile_pb2
+from okey_rules.tiles import FACES  # packed code = copy * 53 + face; face 52: false joker
 
 from okey_cli import render, rpc
 from okey_cli.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, CliError
@@ -37,7 +38,6 @@ _GAMES = {"classic": ruleset_pb2.GAME_CLASSIC, "101": ruleset_pb2.GAME_OKEY_101}
 _GAME_NAMES = {value: name for name, value in _GAMES.items()}
 _METHOD_NAMES = {deal_pb2.DEAL_METHOD_INFORMAL: "informal", deal_pb2.DEAL_METHOD_FORMAL: "formal"}
 _COLOURS = (tile_pb2.COLOR_RED, tile_pb2.COLOR_YELLOW, tile_pb2.COLOR_BLUE, tile_pb2.COLOR_BLACK)
-_FACES = 53  # packed code = copy * 53 + face; face 52 = false joker (docs/dealing.md)
 _STATE_HELP = (
     "the round's finished state: a saved answer carrying it as \"state\" (protobuf JSON, "
     "the token in base64, e.g. `okey play --save-state`), or the base64 token alone "
@@ -377,12 +377,12 @@ def _reveal(
 
 def tile_code(tile: tile_pb2.Tile) -> int:
     """The engine's packed code of a Tile message (copy * 53 + face; face 52 = false joker)."""
-    face = _FACES - 1 if tile.false_joker else _COLOURS.index(tile.color) * 13 + tile.number - 1
-    return tile.copy * _FACES + face
+    face = FACES - 1 if tile.false_joker else _COLOURS.index(tile.color) * 13 + tile.number - 1
+    return tile.copy * FACES + face
 
 
 def _tiles(tiles: Any, painter: render.Painter, *, sort: bool = True) -> str:
-    ordered = sorted(tiles, key=lambda t: (tile_code(t) % _FACES, t.copy)) if sort else tiles
+    ordered = sorted(tiles, key=lambda t: (tile_code(t) % FACES, t.copy)) if sort else tiles
     return " ".join(painter.tile(t) for t in ordered)
 
 

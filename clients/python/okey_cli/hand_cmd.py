@@ -12,6 +12,7 @@ import re
 import sys
 
 from okey.v1 import hand_pb2, hand_pb2_grpc
+from okey_rules.rulebook import OPENING_PAIRS, OPENING_POINTS
 
 from okey_cli import render, rpc
 from okey_cli.errors import EXIT_OK
@@ -171,8 +172,6 @@ def run_opening(args: argparse.Namespace) -> int:
 
 
 # The thresholds to open in Okey 101, as the server applies them (hand.proto).
-OPENING_VALUE = 101
-OPENING_PAIRS = 5
 
 
 def opening_text(response: hand_pb2.BestOpeningResponse, painter: render.Painter) -> str:
@@ -181,7 +180,7 @@ def opening_text(response: hand_pb2.BestOpeningResponse, painter: render.Painter
     okeys = response.okeys_used
     with_okeys = f", {okeys} okey{'' if okeys == 1 else 's'} used" if okeys else ""
     lines = [
-        f"melds: {response.value} points{with_okeys}: {verdict} ({OPENING_VALUE} needed)",
+        f"melds: {response.value} points{with_okeys}: {verdict} ({OPENING_POINTS} needed)",
         f"indicator {painter.tile(response.indicator)}, okey {painter.tile(response.okey)}",
     ]
     lines += render.arrangement_lines(response.arrangement, painter)

@@ -29,6 +29,7 @@ from okey.v1 import (
     state_pb2,
     tile_pb2,
 )
+from okey_rules.deal import OKEY_101_PLAYERS as PLAYERS
 
 from okey_cli import (
     deal_cmd,
@@ -44,7 +45,6 @@ from okey_cli.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_SERVER_ERROR, CliError
 from okey_cli.play_render import Seats
 
 PRESET = "101"
-PLAYERS = 4
 # Okey 101 games end only by a number of rounds (docs/rules.md §10.7); the preset sets
 # none, so the CLI plays this many unless --game-rounds is given.
 DEFAULT_GAME_ROUNDS = 3
@@ -66,7 +66,6 @@ CLASSIC_ONLY = ("preset", "kafa", "gosterme_in_first_turn", "mode", "start", "ta
 # at a time; the bank holds 20 tiles, so a round has about 21 turns.
 _MAX_BOT_STEPS = 60
 _MAX_TURNS = 500
-_MAX_ROUNDS = 999
 _LAYING_EVENTS = (game_pb2.EVENT_KIND_OPENED, game_pb2.EVENT_KIND_LAID_MELD,
                   game_pb2.EVENT_KIND_LAID_OFF)
 _COLOURS = {"R": tile_pb2.COLOR_RED, "Y": tile_pb2.COLOR_YELLOW, "B": tile_pb2.COLOR_BLUE,
@@ -510,7 +509,7 @@ def run_play_101(args: argparse.Namespace) -> int:
         request = first
         base_seed = args.seed
         again = 0
-        for count in range(1, _MAX_ROUNDS + 1):
+        for count in range(1, play_cmd.MAX_ROUNDS + 1):
             seed = table.deal(request).seed
             base_seed = base_seed or seed  # the seed the server drew for round 1
             view = table.view(args.seat)
@@ -543,5 +542,5 @@ def run_play_101(args: argparse.Namespace) -> int:
                 return EXIT_OK
             again = again + 1 if scored.next_round == request.round else 0
             request = next_deal(first, base_seed, scored, again)
-    raise CliError(f"the game did not end within {_MAX_ROUNDS} rounds", EXIT_SERVER_ERROR)
+    raise CliError(f"the game did not end within {play_cmd.MAX_ROUNDS} rounds", EXIT_SERVER_ERROR)
 

@@ -38,6 +38,7 @@ from okey.v1 import (
     state_pb2,
     tile_pb2,
 )
+from okey_rules.shuffle import MAX_SEED_BYTES
 
 from okey_cli import deal_cmd, play_policy, play_render, render, rpc, score_cmd, score_render
 from okey_cli.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_SERVER_ERROR, CliError
@@ -77,9 +78,8 @@ _MAX_BOT_TURNS = 1000
 # A bound on a game's rounds (a countdown game of drawn rounds would never end). The
 # round number also ends the derived seeds, which must stay within the 256 bytes a seed
 # may have.
-_MAX_ROUNDS = 999
-_ROUND_SEED_ROOM = len(f"/round-{_MAX_ROUNDS}")
-_MAX_SEED_BYTES = 256
+MAX_ROUNDS = 999
+_ROUND_SEED_ROOM = len(f"/round-{MAX_ROUNDS}")
 # Table modes that end only by a fixed number of rounds (docs/rules.md §9.2).
 _ENDLESS_MODES = (ruleset_pb2.SCORING_MODE_PENALTY, ruleset_pb2.SCORING_MODE_ZERO_SUM)
 
@@ -172,9 +172,9 @@ def build_deal_request(args: argparse.Namespace) -> deal_pb2.DealRequest:
             raise CliError(
                 f"invalid input: {option} is a seat, 0-{args.players - 1}", EXIT_BAD_INPUT
             )
-    if not 0 <= args.rounds <= _MAX_ROUNDS:
-        raise CliError(f"invalid input: --rounds is 0-{_MAX_ROUNDS}", EXIT_BAD_INPUT)
-    room = _MAX_SEED_BYTES - _ROUND_SEED_ROOM
+    if not 0 <= args.rounds <= MAX_ROUNDS:
+        raise CliError(f"invalid input: --rounds is 0-{MAX_ROUNDS}", EXIT_BAD_INPUT)
+    room = MAX_SEED_BYTES - _ROUND_SEED_ROOM
     if args.rounds != 1 and len(args.seed.encode("utf-8")) > room:
         raise CliError(
             f"invalid input: --seed: at most {room} bytes when more than one round is played "
@@ -580,7 +580,7 @@ def run_play(args: argparse.Namespace) -> int:
         request = first
         base_seed = args.seed
         print("\n".join(_game_header(rules, args)))
-        for number in range(1, _MAX_ROUNDS + 1):
+        for number in range(1, MAX_ROUNDS + 1):
             seed = table.deal(request).seed
             base_seed = base_seed or seed  # the seed the server drew for round 1
             looker = table.seats.human if table.seats.human is not None else 0
@@ -613,7 +613,7 @@ def run_play(args: argparse.Namespace) -> int:
             in_game = seats_in_game(scored)
             human_seat = in_game.index(args.seat) if args.seat in in_game else None
             table.seats = Seats(human_seat, tuple(in_game))
-    raise CliError(f"the game did not end within {_MAX_ROUNDS} rounds", EXIT_SERVER_ERROR)
+    raise CliError(f"the game did not end within {MAX_ROUNDS} rounds", EXIT_SERVER_ERROR)
 
 
 def rounds_text(count: int) -> str:

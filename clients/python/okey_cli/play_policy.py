@@ -29,10 +29,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from okey.v1 import game_pb2
+from okey_rules.rulebook import HIGH_ONE  # with 12-13-1 runs, a 1 may follow 13 (§3.2)
 
 Face = tuple[int, int]  # (colour enum value, number); a false joker plays as the okey's face
 
-_HIGH_ONE = 14  # with 12-13-1 runs, a 1 may follow 13 (docs/rules.md §3.2)
 
 
 def is_okey(tile: Any, okey: Any) -> bool:
@@ -52,7 +52,7 @@ def run_gap(a: int, b: int, runs_13_to_1: bool) -> int:
     when 12-13-1 runs are allowed."""
     gap = abs(a - b)
     if runs_13_to_1 and 1 in (a, b):
-        high = [_HIGH_ONE if n == 1 else n for n in (a, b)]
+        high = [HIGH_ONE if n == 1 else n for n in (a, b)]
         gap = min(gap, abs(high[0] - high[1]))
     return gap
 

@@ -51,11 +51,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from okey.v1 import game_pb2, hand_pb2, state_pb2, tile_pb2
+from okey_rules.rulebook import OPENING_PAIRS, OPENING_POINTS
 
 from okey_cli.play_policy import is_okey, play_face
 
-OPENING_POINTS = 101  # docs/rules.md §10.2
-OPENING_PAIRS = 5
 _TOP = 13
 
 # Asks HandService.BestOpening about some tiles of the seat's own rack.
