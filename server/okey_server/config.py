@@ -9,6 +9,7 @@ import secrets
 import ssl
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 DEFAULT_HOST = "127.0.0.1"
@@ -101,6 +102,22 @@ class Config:
         """``host:port`` as grpc wants it (IPv6 literals in brackets)."""
         host = f"[{self.host}]" if ":" in self.host and not self.host.startswith("[") else self.host
         return f"{host}:{self.port}"
+
+
+class _Settings(TypedDict):
+    """The Config fields `load_config` passes by keyword, as their types."""
+
+    tls_cert: bytes | None
+    tls_key: bytes | None
+    tls_client_ca: bytes | None
+    processes: int
+    metrics_port: int | None
+    max_concurrent_rpcs: int
+    max_receive_bytes: int
+    health_port: int | None
+    max_streams_per_connection: int
+    receive_timeout_s: float
+    max_connection_age_s: float
 
 
 def parse_signing_key(text: str) -> bytes:
@@ -262,7 +279,7 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
     if health_port is not None and health_port != 0 and health_port in (port, metrics_port):
         what = "gRPC" if health_port == port else "metrics"
         parser.error(f"{health_text[1]}: {health_port} is the {what} port")
-    extra = {
+    extra: _Settings = {
         "tls_cert": cert,
         "tls_key": key_pem,
         "tls_client_ca": client_ca,
@@ -299,16 +316,14 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
     if key_text is None:
         if previous_text:
             parser.error(f"{previous_source} needs a signing key (OKEY_SIGNING_KEY) to rotate to")
-        return Config(host, port, level, grace, **extra)  # type: ignore[arg-type]
+        return Config(host, port, level, grace, **extra)
     key = _signing_key(parser, key_text, key_source)
     previous = tuple(
         _signing_key(parser, text.strip(), f"{previous_source} (key {index + 1})")
         for index, text in enumerate((previous_text or "").split(","))
         if text.strip()
     )
-    return Config(
-        host, port, level, grace, key, False, previous, **extra  # type: ignore[arg-type]
-    )
+    return Config(host, port, level, grace, key, False, previous, **extra)
 
 
 def _signing_key(parser: argparse.ArgumentParser, text: str, source: str) -> bytes:

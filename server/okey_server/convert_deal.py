@@ -16,18 +16,18 @@ from okey_rules.tiles import TILE_OF_CODE
 from okey_server.convert_ruleset import GAME_TO_PROTO
 from okey_server.convert_tile import fill_tile, tile_messages
 
-METHOD_TO_DOMAIN: dict[int, DealMethod] = {
+METHOD_TO_DOMAIN: dict[deal_pb2.DealMethod, DealMethod] = {
     deal_pb2.DEAL_METHOD_UNSPECIFIED: DealMethod.INFORMAL,
     deal_pb2.DEAL_METHOD_INFORMAL: DealMethod.INFORMAL,
     deal_pb2.DEAL_METHOD_FORMAL: DealMethod.FORMAL,
 }
-METHOD_TO_PROTO: dict[DealMethod, int] = {
+METHOD_TO_PROTO: dict[DealMethod, deal_pb2.DealMethod] = {
     DealMethod.INFORMAL: deal_pb2.DEAL_METHOD_INFORMAL,
     DealMethod.FORMAL: deal_pb2.DEAL_METHOD_FORMAL,
 }
 
 
-def method_from_proto(value: int) -> DealMethod:
+def method_from_proto(value: deal_pb2.DealMethod) -> DealMethod:
     method = METHOD_TO_DOMAIN.get(value)
     if method is None:
         raise InvalidInputError("method", f"unknown deal method value {value}")

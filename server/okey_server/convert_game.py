@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
+from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
+from google.protobuf.message import Message
 from okey.v1 import game_pb2
 from okey_rules.errors import InvalidInputError
 from okey_rules.game_types import (
@@ -22,8 +24,9 @@ from okey_server.convert_state import PHASE_TO_PROTO, fill_outcome, ruleset_prot
 from okey_server.convert_tile import fill_tile, tile_from_proto, tile_message, tile_messages
 from okey_server.convert_time import ms_timestamp, timestamp_ms
 from okey_server.deal_ref import fill_deal_facts
+from okey_server.proto_enum import enum_value
 
-MOVE_KIND_TO_PROTO: dict[MoveKind, int] = {
+MOVE_KIND_TO_PROTO: dict[MoveKind, game_pb2.MoveKind] = {
     MoveKind.DRAW_FROM_WALL: game_pb2.MOVE_KIND_DRAW_FROM_WALL,
     MoveKind.TAKE_DISCARD: game_pb2.MOVE_KIND_TAKE_DISCARD,
     MoveKind.DISCARD: game_pb2.MOVE_KIND_DISCARD,
@@ -34,12 +37,12 @@ MOVE_KIND_TO_PROTO: dict[MoveKind, int] = {
 }
 MOVE_KIND_TO_DOMAIN = {value: kind for kind, value in MOVE_KIND_TO_PROTO.items()}
 
-REASON_TO_PROTO: dict[IllegalReason, int] = {
-    reason: game_pb2.IllegalReason.Value(f"ILLEGAL_REASON_{reason.name}")
+REASON_TO_PROTO: dict[IllegalReason, game_pb2.IllegalReason] = {
+    reason: enum_value(game_pb2.IllegalReason, f"ILLEGAL_REASON_{reason.name}")
     for reason in IllegalReason
 }
-EVENT_KIND_TO_PROTO: dict[EventKind, int] = {
-    kind: game_pb2.EventKind.Value(f"EVENT_KIND_{kind.name}") for kind in EventKind
+EVENT_KIND_TO_PROTO: dict[EventKind, game_pb2.EventKind] = {
+    kind: enum_value(game_pb2.EventKind, f"EVENT_KIND_{kind.name}") for kind in EventKind
 }
 
 
@@ -59,7 +62,7 @@ def move_from_proto(message: game_pb2.Move, field: str) -> Move:
 
 
 def move_to_proto(move: Move) -> game_pb2.Move:
-    message = game_pb2.Move(kind=MOVE_KIND_TO_PROTO[move.kind], seat=move.seat)  # type: ignore[arg-type]
+    message = game_pb2.Move(kind=MOVE_KIND_TO_PROTO[move.kind], seat=move.seat)
     if move.tile is not None:
         fill_tile(message.tile, move.tile)
     return message
@@ -73,13 +76,13 @@ LAST_TIMESTAMP_SECONDS = 253_402_300_799
 MAX_CLOCK_SECONDS = LAST_TIMESTAMP_SECONDS - MAX_MOVE_TIMER_SECONDS
 
 
-def clock_ms(message: object, field: str = "now", path: str | None = None) -> int | None:
+def clock_ms(message: Message, field: str = "now", path: str | None = None) -> int | None:
     """The caller's clock in milliseconds, None when `field` is unset (an untimed call).
 
     A clock before 1970 or within the longest move timer of the end of 9999 is
     INVALID_ARGUMENT on `path` (default: `field`).
     """
-    if not message.HasField(field):  # type: ignore[attr-defined]
+    if not message.HasField(field):
         return None
     stamp = getattr(message, field)
     if not 0 <= stamp.seconds <= MAX_CLOCK_SECONDS or not 0 <= stamp.nanos < 1_000_000_000:
@@ -92,11 +95,13 @@ def clock_ms(message: object, field: str = "now", path: str | None = None) -> in
 
 
 def fill_events(
-    target: Sequence[game_pb2.Event], events: Iterable[Event], state: GameState
+    target: RepeatedCompositeFieldContainer[game_pb2.Event],
+    events: Iterable[Event],
+    state: GameState,
 ) -> None:
     """Appends `events` to a repeated Event field; outcomes come with their arrangement."""
     for event in events:
-        message = target.add(  # type: ignore[attr-defined]
+        message = target.add(
             kind=EVENT_KIND_TO_PROTO[event.kind],
             seat=event.seat,
             from_seat=event.from_seat,
@@ -108,7 +113,7 @@ def fill_events(
             fill_outcome(message.outcome, event.outcome, state)
 
 
-def illegal_reason_to_proto(reason: IllegalReason | None) -> int:
+def illegal_reason_to_proto(reason: IllegalReason | None) -> game_pb2.IllegalReason:
     return game_pb2.ILLEGAL_REASON_UNSPECIFIED if reason is None else REASON_TO_PROTO[reason]
 
 
@@ -122,7 +127,7 @@ def view_to_proto(view: PlayerView, state: GameState) -> game_pb2.PlayerViewResp
         rack=tile_messages(view.rack),
         wall_size=view.wall_size,
         turn_seat=view.turn,
-        phase=PHASE_TO_PROTO[view.phase],  # type: ignore[arg-type]
+        phase=PHASE_TO_PROTO[view.phase],
         move_number=view.move_number,
         round=view.round,
     )

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
+from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 from okey.internal.v1 import round_state_pb2
-from okey.v1 import game_pb2, hand_pb2, state_pb2
+from okey.v1 import game_pb2, hand_pb2, state_pb2, tile_pb2
 from okey_rules.errors import InvalidInputError, check_seat
 from okey_rules.game101_types import (
     Event101,
@@ -33,31 +33,38 @@ from okey_rules.tiles import TILE_OF_CODE
 from okey_server.convert_ruleset import ruleset_to_proto
 from okey_server.convert_tile import fill_tile, tile_from_proto, tile_messages
 from okey_server.deal_ref import fill_deal_facts
+from okey_server.proto_enum import enum_value
 
-PHASE_TO_PROTO: dict[Phase101, int] = {
+PHASE_TO_PROTO: dict[Phase101, state_pb2.Phase] = {
     Phase101.FIRST_DISCARD: state_pb2.PHASE_FIRST_DISCARD,
     Phase101.DRAW: state_pb2.PHASE_DRAW,
     Phase101.PLAY: state_pb2.PHASE_DISCARD,  # the turn goes on until its discard
     Phase101.ROUND_OVER: state_pb2.PHASE_ROUND_OVER,
 }
 PHASE_TO_DOMAIN = {value: phase for phase, value in PHASE_TO_PROTO.items()}
-OPENED_TO_PROTO: dict[Opened | None, int] = {
+OPENED_TO_PROTO: dict[Opened | None, game_pb2.Opened] = {
     None: game_pb2.OPENED_UNSPECIFIED,
     Opened.MELDS: game_pb2.OPENED_MELDS,
     Opened.PAIRS: game_pb2.OPENED_PAIRS,
 }
-OPENED_TO_DOMAIN = {value: opened for opened, value in OPENED_TO_PROTO.items()}
-PENALTY_TO_PROTO: dict[Penalty, int] = {
-    penalty: game_pb2.Penalty.Value(f"PENALTY_{penalty.name}") for penalty in Penalty
+OPENED_TO_DOMAIN: dict[int, Opened | None] = {
+    value: opened for opened, value in OPENED_TO_PROTO.items()
 }
-PENALTY_TO_DOMAIN = {value: penalty for penalty, value in PENALTY_TO_PROTO.items()}
-MELD_KIND_TO_PROTO: dict[MeldKind, int] = {
+PENALTY_TO_PROTO: dict[Penalty, game_pb2.Penalty] = {
+    penalty: enum_value(game_pb2.Penalty, f"PENALTY_{penalty.name}") for penalty in Penalty
+}
+PENALTY_TO_DOMAIN: dict[int, Penalty] = {
+    value: penalty for penalty, value in PENALTY_TO_PROTO.items()
+}
+MELD_KIND_TO_PROTO: dict[MeldKind, hand_pb2.MeldKind] = {
     MeldKind.SET: hand_pb2.MELD_KIND_SET,
     MeldKind.RUN: hand_pb2.MELD_KIND_RUN,
     MeldKind.PAIR: hand_pb2.MELD_KIND_PAIR,
 }
-MELD_KIND_TO_DOMAIN = {value: kind for kind, value in MELD_KIND_TO_PROTO.items()}
-MOVE_TO_PROTO: dict[Move101Kind, int] = {
+MELD_KIND_TO_DOMAIN: dict[int, MeldKind] = {
+    value: kind for kind, value in MELD_KIND_TO_PROTO.items()
+}
+MOVE_TO_PROTO: dict[Move101Kind, game_pb2.MoveKind] = {
     Move101Kind.DISCARD: game_pb2.MOVE_KIND_DISCARD,
     Move101Kind.DRAW_FROM_WALL: game_pb2.MOVE_KIND_DRAW_FROM_WALL,
     Move101Kind.TAKE_DISCARD: game_pb2.MOVE_KIND_TAKE_DISCARD,
@@ -67,11 +74,12 @@ MOVE_TO_PROTO: dict[Move101Kind, int] = {
     Move101Kind.LAY_OFF: game_pb2.MOVE_KIND_LAY_OFF,
     Move101Kind.TAKE_BACK: game_pb2.MOVE_KIND_TAKE_BACK,
 }
-MOVE_TO_DOMAIN = {value: kind for kind, value in MOVE_TO_PROTO.items()}
-REASON_TO_PROTO: dict[Illegal101, int] = {
-    reason: game_pb2.IllegalReason.Value(f"ILLEGAL_REASON_{reason.name}") for reason in Illegal101
+MOVE_TO_DOMAIN: dict[int, Move101Kind] = {value: kind for kind, value in MOVE_TO_PROTO.items()}
+REASON_TO_PROTO: dict[Illegal101, game_pb2.IllegalReason] = {
+    reason: enum_value(game_pb2.IllegalReason, f"ILLEGAL_REASON_{reason.name}")
+    for reason in Illegal101
 }
-EVENT_TO_PROTO: dict[Event101Kind, int] = {
+EVENT_TO_PROTO: dict[Event101Kind, game_pb2.EventKind] = {
     Event101Kind.DREW_FROM_WALL: game_pb2.EVENT_KIND_DREW_FROM_WALL,
     Event101Kind.TOOK_DISCARD: game_pb2.EVENT_KIND_TOOK_DISCARD,
     Event101Kind.RETURNED_DISCARD: game_pb2.EVENT_KIND_RETURNED_DISCARD,
@@ -109,7 +117,7 @@ def fill_state_101(message: round_state_pb2.GameState, state: State101) -> None:
     message.okey_face = state.okey.face
     message.wall.extend(state.wall)
     message.turn_seat = state.turn
-    message.phase = PHASE_TO_PROTO[state.phase]  # type: ignore[assignment]
+    message.phase = PHASE_TO_PROTO[state.phase]
     message.move_number = state.move_number
     message.deal_id = state.deal_id
     message.round = state.round
@@ -211,7 +219,7 @@ def state_101_from_proto(
 # --- moves, events, views ---------------------------------------------------------------------
 
 
-def _face(message: Any, field: str) -> int:
+def _face(message: tile_pb2.Tile, field: str) -> int:
     tile = tile_from_proto(message, field)
     if tile.is_false_joker:
         raise InvalidInputError(field, "an okey stands for a numbered tile, not a false joker")
@@ -246,7 +254,7 @@ def move_101_from_proto(message: game_pb2.Move, field: str) -> Move101:
 
 
 def move_101_to_proto(move: Move101) -> game_pb2.Move:
-    message = game_pb2.Move(kind=MOVE_TO_PROTO[move.kind], seat=move.seat)  # type: ignore[arg-type]
+    message = game_pb2.Move(kind=MOVE_TO_PROTO[move.kind], seat=move.seat)
     if move.tile is not None:
         fill_tile(message.tile, TILE_OF_CODE[move.tile])
     message.meld = move.meld
@@ -256,7 +264,11 @@ def move_101_to_proto(move: Move101) -> game_pb2.Move:
 _ENDS = (Event101Kind.ROUND_FINISHED, Event101Kind.ROUND_EXHAUSTED, Event101Kind.ROUND_VOID)
 
 
-def fill_events_101(target: Any, events: Iterable[Event101], outcome: Outcome101 | None) -> None:
+def fill_events_101(
+    target: RepeatedCompositeFieldContainer[game_pb2.Event],
+    events: Iterable[Event101],
+    outcome: Outcome101 | None,
+) -> None:
     """Appends `events`; the event that ends the round carries its `outcome`."""
     for event in events:
         message = target.add(kind=EVENT_TO_PROTO[event.kind], seat=event.seat,
@@ -278,7 +290,7 @@ def fill_events_101(target: Any, events: Iterable[Event101], outcome: Outcome101
 
 def table_meld_to_proto(index: int, meld: TableMeld, state: State101) -> game_pb2.TableMeld:
     answer = game_pb2.TableMeld(
-        index=index, owner_seat=meld.owner, kind=MELD_KIND_TO_PROTO[meld.kind],  # type: ignore[arg-type]
+        index=index, owner_seat=meld.owner, kind=MELD_KIND_TO_PROTO[meld.kind],
         value=meld.value,
     )
     okey = state.okey
@@ -293,7 +305,7 @@ def fill_view_101(answer: game_pb2.PlayerViewResponse, state: State101) -> None:
     """The 101 parts of a seat's view: the table, each seat's opening and penalties."""
     answer.table.extend(table_meld_to_proto(i, m, state) for i, m in enumerate(state.table))
     for shown, seat in zip(answer.seats, state.seats, strict=True):
-        shown.opened = OPENED_TO_PROTO[seat.opened]  # type: ignore[assignment]
+        shown.opened = OPENED_TO_PROTO[seat.opened]
         shown.penalties.extend(PENALTY_TO_PROTO[p] for p in seat.penalties)
     if state.taken is not None and state.taken in state.seats[state.turn].rack:
         fill_tile(answer.taken_discard, TILE_OF_CODE[state.taken])
@@ -310,7 +322,7 @@ def view_101_to_proto(state: State101, seat: int) -> game_pb2.PlayerViewResponse
         rack=tile_messages(state.seats[seat].rack),
         wall_size=len(state.wall),
         turn_seat=state.turn,
-        phase=PHASE_TO_PROTO[state.phase],  # type: ignore[arg-type]
+        phase=PHASE_TO_PROTO[state.phase],
         move_number=state.move_number,
         round=state.round,
     )

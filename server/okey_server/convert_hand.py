@@ -49,12 +49,12 @@ WRITTEN_FIELDS: dict[str, frozenset[str]] = {
     "okey.v1.Tile": frozenset({"color", "number", "false_joker", "copy"}),
 }
 
-WIN_KIND_TO_PROTO: dict[WinKind, int] = {
+WIN_KIND_TO_PROTO: dict[WinKind, hand_pb2.WinKind] = {
     WinKind.MELDS: hand_pb2.WIN_KIND_MELDS,
     WinKind.SEVEN_PAIRS: hand_pb2.WIN_KIND_SEVEN_PAIRS,
     WinKind.KAFA: hand_pb2.WIN_KIND_KAFA,
 }
-MELD_KIND_TO_PROTO: dict[MeldKind, int] = {
+MELD_KIND_TO_PROTO: dict[MeldKind, hand_pb2.MeldKind] = {
     MeldKind.SET: hand_pb2.MELD_KIND_SET,
     MeldKind.RUN: hand_pb2.MELD_KIND_RUN,
     MeldKind.PAIR: hand_pb2.MELD_KIND_PAIR,
@@ -261,14 +261,16 @@ def hand_answer(
     header = _header(indicator, okey)
     if not verdict.winning:
         return header + _summary_field(verdict.summary)
+    # A winning verdict has a kind and an arrangement (HandVerdict); the types say
+    # Optional, and the hot path does not check again.
     arrangement = (
-        _delimited(_ARRANGEMENT, arrangement_bytes(verdict.arrangement))  # type: ignore[arg-type]
+        _delimited(_ARRANGEMENT, arrangement_bytes(verdict.arrangement))  # type: ignore[arg-type]  # winning
         if arrangements
         else b""
     )
     return (
         _WINNING
-        + _KIND[verdict.kind]
+        + _KIND[verdict.kind]  # type: ignore[index]  # winning: a kind
         + arrangement
         + header
         + _kinds_field(verdict.kinds)

@@ -9,11 +9,13 @@ from okey.v1 import ruleset_pb2
 from okey_rules.errors import InvalidInputError
 from okey_rules.ruleset import ColourDouble, Game, Ruleset, ScoringMode, preset
 
-GAME_TO_DOMAIN: dict[int, Game] = {
+GAME_TO_DOMAIN: dict[ruleset_pb2.Game, Game] = {
     ruleset_pb2.GAME_CLASSIC: Game.CLASSIC,
     ruleset_pb2.GAME_OKEY_101: Game.OKEY_101,
 }
-GAME_TO_PROTO: dict[Game, int] = {game: value for value, game in GAME_TO_DOMAIN.items()}
+GAME_TO_PROTO: dict[Game, ruleset_pb2.Game] = {
+    game: value for value, game in GAME_TO_DOMAIN.items()
+}
 # Options whose values are enums: proto value <-> domain value, per option.
 _ENUM_OPTIONS: dict[str, dict[int, Any]] = {
     "scoring_mode": {

@@ -15,11 +15,12 @@ from okey_server.convert_hand import WIN_KIND_TO_PROTO
 from okey_server.convert_ruleset import ruleset_from_proto
 from okey_server.convert_state import state_from_token
 from okey_server.convert_tile import COLOR_TO_DOMAIN, tile_from_proto, tiles_from_proto
+from okey_server.proto_enum import enum_value
 from okey_server.sealing import KeyRing
 
 WIN_KIND_TO_DOMAIN = {value: kind for kind, value in WIN_KIND_TO_PROTO.items()}
-RULE_TO_PROTO: dict[ScoreRule, int] = {
-    rule: scoring_pb2.ScoreRule.Value(f"SCORE_RULE_{rule.name}") for rule in ScoreRule
+RULE_TO_PROTO: dict[ScoreRule, scoring_pb2.ScoreRule] = {
+    rule: enum_value(scoring_pb2.ScoreRule, f"SCORE_RULE_{rule.name}") for rule in ScoreRule
 }
 
 
@@ -160,7 +161,7 @@ def round_to_proto(
     answer.table.rounds_played = scored.table.rounds_played
     for line in scored.lines:
         answer.lines.add(
-            rule=RULE_TO_PROTO[line.rule],  # type: ignore[arg-type]
+            rule=RULE_TO_PROTO[line.rule],
             seat=line.seat,
             factor=line.factor,
             deltas=line.deltas,

@@ -8,8 +8,9 @@ the rules (the server built it).
 
 from __future__ import annotations
 
+from google.protobuf.message import Message
 from okey.internal.v1 import round_state_pb2
-from okey.v1 import hand_pb2, ruleset_pb2, state_pb2
+from okey.v1 import hand_pb2, ruleset_pb2, state_pb2, tile_pb2
 from okey_rules.bounded_cache import BoundedCache
 from okey_rules.errors import InvalidInputError
 from okey_rules.game101_types import State101
@@ -24,7 +25,7 @@ from okey_server.convert_ruleset import ruleset_from_proto, ruleset_to_proto
 from okey_server.convert_tile import fill_tile, tile_from_proto, tile_messages
 from okey_server.sealing import STATE, KeyRing, key_ring, seal, unseal
 
-PHASE_TO_PROTO: dict[Phase, int] = {
+PHASE_TO_PROTO: dict[Phase, state_pb2.Phase] = {
     Phase.FIRST_DISCARD: state_pb2.PHASE_FIRST_DISCARD,
     Phase.DRAW: state_pb2.PHASE_DRAW,
     Phase.DISCARD: state_pb2.PHASE_DISCARD,
@@ -87,8 +88,9 @@ def _varint(value: int) -> bytes:
     return bytes(out)
 
 
-def _tag(message: type, name: str, wire_type: int) -> bytes:
-    return _varint(message.DESCRIPTOR.fields_by_name[name].number << 3 | wire_type)  # type: ignore[attr-defined]
+def _tag(message: type[Message], name: str, wire_type: int) -> bytes:
+    number: int = message.DESCRIPTOR.fields_by_name[name].number
+    return _varint(number << 3 | wire_type)
 
 
 _BYTE = tuple(bytes((value,)) for value in range(0x80))
@@ -146,7 +148,7 @@ def _internal_message(state: GameState | State101) -> round_state_pb2.GameState:
         indicator=state.indicator,
         okey_face=state.okey.face,
         turn_seat=state.turn,
-        phase=PHASE_TO_PROTO[state.phase],  # type: ignore[arg-type]
+        phase=PHASE_TO_PROTO[state.phase],
         move_number=state.move_number,
         deal_id=state.deal_id,
         round=state.round,
@@ -235,8 +237,8 @@ def _decode_state(message: round_state_pb2.GameState, field: str) -> GameState |
 
 
 def _outcome_from_proto(message: state_pb2.RoundOutcome, field: str) -> Outcome:
-    def code(tile: object, where: str) -> int:
-        return tile_from_proto(tile, where).code  # type: ignore[arg-type]
+    def code(tile: tile_pb2.Tile, where: str) -> int:
+        return tile_from_proto(tile, where).code
 
     return Outcome(
         drawn=message.drawn,
@@ -269,7 +271,7 @@ def fill_outcome(
         return
     target.winner_seat = outcome.winner
     if outcome.kind is not None:
-        target.win_kind = WIN_KIND_TO_PROTO[outcome.kind]  # type: ignore[assignment]
+        target.win_kind = WIN_KIND_TO_PROTO[outcome.kind]
     target.okey_discard = outcome.okey_discard
     if outcome.discard is not None:
         fill_tile(target.discard, TILE_OF_CODE[outcome.discard])

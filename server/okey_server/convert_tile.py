@@ -19,13 +19,15 @@ from okey_rules.tiles import (
 )
 
 # Proto colours are 1-based (0 is UNSPECIFIED); domain colours are 0-based.
-COLOR_TO_DOMAIN: dict[int, Color] = {
+COLOR_TO_DOMAIN: dict[tile_pb2.Color, Color] = {
     tile_pb2.COLOR_RED: Color.RED,
     tile_pb2.COLOR_YELLOW: Color.YELLOW,
     tile_pb2.COLOR_BLUE: Color.BLUE,
     tile_pb2.COLOR_BLACK: Color.BLACK,
 }
-COLOR_TO_PROTO: dict[Color, int] = {color: value for value, color in COLOR_TO_DOMAIN.items()}
+COLOR_TO_PROTO: dict[Color, tile_pb2.Color] = {
+    color: value for value, color in COLOR_TO_DOMAIN.items()
+}
 # Notation longer than this is no hand: refuse it before parsing.
 MAX_NOTATION_CHARS = 1000
 _INDEX = re.compile(r"\[(\d+)\]")

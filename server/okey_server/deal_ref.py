@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from okey.v1 import state_pb2
 
 # A state's deal reference (its `deal_id`) tells the deal kind by its length:
@@ -12,7 +14,15 @@ COMMITMENT_HEX_DIGITS = 64
 SEEDED_ID_HEX_DIGITS = 32
 
 
-def deal_kind(deal_ref: str) -> int:
+class DealFacts(Protocol):
+    """A message with the public facts of a deal: okey.v1.RoundStatus, PlayerViewResponse."""
+
+    deal_kind: state_pb2.DealKind
+    commitment: str
+    seeded_deal_id: str
+
+
+def deal_kind(deal_ref: str) -> state_pb2.DealKind:
     """The okey.v1.DealKind of a state's deal reference."""
     if len(deal_ref) == COMMITMENT_HEX_DIGITS:
         return state_pb2.DEAL_KIND_COMMITTED
@@ -21,11 +31,11 @@ def deal_kind(deal_ref: str) -> int:
     return state_pb2.DEAL_KIND_STACKED
 
 
-def fill_deal_facts(target: object, deal_ref: str) -> None:
+def fill_deal_facts(target: DealFacts, deal_ref: str) -> None:
     """Sets `deal_kind`, `commitment` and `seeded_deal_id` on a RoundStatus or a view."""
     kind = deal_kind(deal_ref)
-    target.deal_kind = kind  # type: ignore[attr-defined]
+    target.deal_kind = kind
     if kind == state_pb2.DEAL_KIND_COMMITTED:
-        target.commitment = deal_ref  # type: ignore[attr-defined]
+        target.commitment = deal_ref
     elif kind == state_pb2.DEAL_KIND_SEEDED:
-        target.seeded_deal_id = deal_ref  # type: ignore[attr-defined]
+        target.seeded_deal_id = deal_ref

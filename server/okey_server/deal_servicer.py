@@ -28,10 +28,10 @@ HASH_HEX_DIGITS = 64
 
 def inputs_to_proto(inputs: CommittedInputs) -> deal_pb2.CommittedInputs:
     return deal_pb2.CommittedInputs(
-        game=GAME_TO_PROTO[Game(inputs.game)],  # type: ignore[arg-type]
+        game=GAME_TO_PROTO[Game(inputs.game)],
         player_count=inputs.player_count,
         dealer_seat=inputs.dealer,
-        method=METHOD_TO_PROTO[DealMethod(inputs.method)],  # type: ignore[arg-type]
+        method=METHOD_TO_PROTO[DealMethod(inputs.method)],
         round=inputs.round,
         client_seed_count=inputs.client_seed_count,
         client_seed_hashes=[digest.hex() for digest in inputs.client_seed_hashes],
@@ -73,7 +73,8 @@ class DealServicer(deal_pb2_grpc.DealServiceServicer):
         self._keys = KeyRing(config.signing_key, config.previous_signing_keys)
 
     async def Deal(  # noqa: N802 (the RPC's name)
-        self, request: deal_pb2.DealRequest, _context: grpc.aio.ServicerContext
+        self, request: deal_pb2.DealRequest,
+        _context: grpc.aio.ServicerContext[deal_pb2.DealRequest, deal_pb2.DealResponse],
     ) -> deal_pb2.DealResponse:
         dealt = deal_for_request(request, self._keys)
         response = deal_to_proto(dealt.deal)
@@ -89,7 +90,8 @@ class DealServicer(deal_pb2_grpc.DealServiceServicer):
         return response
 
     async def CommitSeed(  # noqa: N802 (the RPC's name)
-        self, request: deal_pb2.CommitSeedRequest, _context: grpc.aio.ServicerContext
+        self, request: deal_pb2.CommitSeedRequest,
+        _context: grpc.aio.ServicerContext[deal_pb2.CommitSeedRequest, deal_pb2.CommitSeedResponse],
     ) -> deal_pb2.CommitSeedResponse:
         rules = ruleset_from_proto(request.preset, request.ruleset)
         method = method_from_proto(request.method)
@@ -108,7 +110,8 @@ class DealServicer(deal_pb2_grpc.DealServiceServicer):
         )
 
     async def RevealSeed(  # noqa: N802 (the RPC's name)
-        self, request: deal_pb2.RevealSeedRequest, _context: grpc.aio.ServicerContext
+        self, request: deal_pb2.RevealSeedRequest,
+        _context: grpc.aio.ServicerContext[deal_pb2.RevealSeedRequest, deal_pb2.RevealSeedResponse],
     ) -> deal_pb2.RevealSeedResponse:
         committed = open_deal_id(self._keys, request.deal_id)
         # Only once the round is over: a seed known during play would show every rack.

@@ -128,7 +128,13 @@ def bounded_field(field: str) -> str:
     return excerpt(field, FIELD_CHARS)
 
 
-def invalid_input_status(exc: InvalidInputError, trailing_metadata: Metadata = ()) -> grpc.Status:
+class Status(NamedTuple):
+    code: grpc.StatusCode
+    details: str
+    trailing_metadata: Metadata
+
+
+def invalid_input_status(exc: InvalidInputError, trailing_metadata: Metadata = ()) -> Status:
     """INVALID_ARGUMENT with one BadRequest field violation naming `exc.field`.
 
     Field and description are bounded (`bounded_field`, `bounded_description`):
@@ -157,14 +163,8 @@ def invalid_input_status(exc: InvalidInputError, trailing_metadata: Metadata = (
     status.details.add().Pack(info)
     grpc_status = rpc_status.to_status(status)
     # An abort replaces the trailing metadata, so extra entries ride along here.
-    return grpc_status._replace(trailing_metadata=(*grpc_status.trailing_metadata,
-                                                   *trailing_metadata))
-
-
-class Status(NamedTuple):
-    code: grpc.StatusCode
-    details: str
-    trailing_metadata: Metadata
+    return Status(grpc_status.code, grpc_status.details,
+                  (*grpc_status.trailing_metadata, *trailing_metadata))
 
 
 def status_for(exc: Exception, trailing_metadata: Metadata = ()) -> Status:
@@ -175,8 +175,7 @@ def status_for(exc: Exception, trailing_metadata: Metadata = ()) -> Status:
     the caller logs it with its traceback; it is reported as INTERNAL without details.
     """
     if isinstance(exc, InvalidInputError):
-        code, details, metadata = invalid_input_status(exc, trailing_metadata)
-        return Status(code, details, metadata)
+        return invalid_input_status(exc, trailing_metadata)
     if isinstance(exc, NotImplementedError):
         return Status(grpc.StatusCode.UNIMPLEMENTED, "not implemented yet by this server",
                       trailing_metadata)

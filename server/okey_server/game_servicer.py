@@ -47,7 +47,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self._keys = KeyRing(config.signing_key, config.previous_signing_keys)
 
     async def ApplyMove(  # noqa: N802 (the RPC's name)
-        self, request: game_pb2.ApplyMoveRequest, _context: grpc.aio.ServicerContext
+        self, request: game_pb2.ApplyMoveRequest,
+        _context: grpc.aio.ServicerContext[game_pb2.ApplyMoveRequest, game_pb2.ApplyMoveResponse],
     ) -> game_pb2.ApplyMoveResponse:
         state = state_from_token(request.state, self._keys)
         if isinstance(state, State101):
@@ -57,7 +58,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if not result.legal or result.state is None:
             return game_pb2.ApplyMoveResponse(
                 legal=False,
-                reason=illegal_reason_to_proto(result.reason),  # type: ignore[arg-type]
+                reason=illegal_reason_to_proto(result.reason),
                 message=result.message,
             )
         answer = game_pb2.ApplyMoveResponse(
@@ -69,7 +70,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         return answer
 
     async def LegalMoves(  # noqa: N802 (the RPC's name)
-        self, request: game_pb2.LegalMovesRequest, _context: grpc.aio.ServicerContext
+        self, request: game_pb2.LegalMovesRequest,
+        _context: grpc.aio.ServicerContext[game_pb2.LegalMovesRequest, game_pb2.LegalMovesResponse],
     ) -> game_pb2.LegalMovesResponse:
         state = state_from_token(request.state, self._keys)
         if isinstance(state, State101):
@@ -79,7 +81,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         return game_pb2.LegalMovesResponse(moves=[move_to_proto(move) for move in moves])
 
     async def PlayerView(  # noqa: N802 (the RPC's name)
-        self, request: game_pb2.PlayerViewRequest, _context: grpc.aio.ServicerContext
+        self, request: game_pb2.PlayerViewRequest,
+        _context: grpc.aio.ServicerContext[game_pb2.PlayerViewRequest, game_pb2.PlayerViewResponse],
     ) -> game_pb2.PlayerViewResponse:
         state = state_from_token(request.state, self._keys)
         if isinstance(state, State101):
@@ -87,7 +90,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         return view_to_proto(player_view(state, request.seat), state)
 
     async def Replay(  # noqa: N802 (the RPC's name)
-        self, request: game_pb2.ReplayRequest, _context: grpc.aio.ServicerContext
+        self, request: game_pb2.ReplayRequest,
+        _context: grpc.aio.ServicerContext[game_pb2.ReplayRequest, game_pb2.ReplayResponse],
     ) -> game_pb2.ReplayResponse:
         state = self._replay_start(request)
         if isinstance(state, State101):
@@ -106,7 +110,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         )
         if not result.legal:
             answer.illegal_index = result.illegal_index
-            answer.reason = illegal_reason_to_proto(result.reason)  # type: ignore[assignment]
+            answer.reason = illegal_reason_to_proto(result.reason)
             answer.message = result.message
         fill_events(answer.events, result.events, result.state)
         return answer
@@ -118,7 +122,11 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if not result.legal or result.state is None:
             return game_pb2.ApplyMoveResponse(
                 legal=False,
-                reason=REASON_101_TO_PROTO[result.reason] if result.reason else 0,  # type: ignore[arg-type]
+                reason=(
+                    REASON_101_TO_PROTO[result.reason]
+                    if result.reason
+                    else game_pb2.ILLEGAL_REASON_UNSPECIFIED
+                ),
                 message=result.message,
             )
         answer = game_pb2.ApplyMoveResponse(
@@ -145,7 +153,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         )
         if not legal:
             answer.illegal_index = applied
-            answer.reason = REASON_101_TO_PROTO[reason] if reason else 0  # type: ignore[assignment]
+            answer.reason = (
+                REASON_101_TO_PROTO[reason] if reason else game_pb2.ILLEGAL_REASON_UNSPECIFIED
+            )
             answer.message = message
         fill_events_101(answer.events, events, final.outcome)
         return answer

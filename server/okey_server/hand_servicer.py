@@ -26,7 +26,8 @@ class HandServicer(hand_pb2_grpc.HandServiceServicer):
         self._config = config
 
     async def CheckHand(  # noqa: N802 (the RPC's name)
-        self, request: hand_pb2.CheckHandRequest, _context: grpc.aio.ServicerContext
+        self, request: hand_pb2.CheckHandRequest,
+        _context: grpc.aio.ServicerContext[hand_pb2.CheckHandRequest, bytes],
     ) -> bytes:
         """A CheckHandResponse, serialized."""
         # Every input is checked before the engine runs, so a bad request is
@@ -43,7 +44,10 @@ class HandServicer(hand_pb2_grpc.HandServiceServicer):
             raise hand_error(exc, asked.hand_field) from None
 
     async def BestOpening(  # noqa: N802 (the RPC's name)
-        self, request: hand_pb2.BestOpeningRequest, _context: grpc.aio.ServicerContext
+        self, request: hand_pb2.BestOpeningRequest,
+        _context: grpc.aio.ServicerContext[
+            hand_pb2.BestOpeningRequest, hand_pb2.BestOpeningResponse
+        ],
     ) -> hand_pb2.BestOpeningResponse:
         """Okey 101: the most valuable melds and the most pairs of a rack (okey_rules.opening)."""
         asked = opening_inputs(request)

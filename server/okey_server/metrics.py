@@ -32,6 +32,7 @@ import grpc
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.exposition import choose_encoder, gzip_accepted
 from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.registry import Collector
 
 # Seconds. The server's calls take from about 0.1 ms (a health Check) to tens of
 # milliseconds (a long Replay, a ScoreGame of many rounds); a call near a second
@@ -285,10 +286,10 @@ class MetricsServer:
     def _page(self, target: str, headers: dict[str, str]) -> tuple[bytes, str, Headers]:
         """The page's body, content type and extra headers, as the request asks for them."""
         encoder, content_type = choose_encoder(headers.get("accept", ""))
-        registry = self._registry
+        registry: Collector = self._registry
         names = parse_qs(urlsplit(target).query).get("name[]")
         if names:
-            registry = registry.restricted_registry(names)  # type: ignore[assignment]
+            registry = self._registry.restricted_registry(names)
         body = encoder(registry)
         if gzip_accepted(headers.get("accept-encoding", "")):
             return gzip.compress(body), content_type, (("Content-Encoding", "gzip"),)

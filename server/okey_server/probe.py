@@ -77,7 +77,8 @@ def check(args: argparse.Namespace) -> tuple[bool, str]:
     with _channel(args) as channel:
         stub = health_pb2_grpc.HealthStub(channel)
         try:
-            answer = stub.Check(
+            # types-grpcio-health-checking declares HealthStub without its methods.
+            answer = stub.Check(  # type: ignore[attr-defined]  # see above
                 health_pb2.HealthCheckRequest(service=args.service), timeout=args.timeout
             )
         except grpc.RpcError as exc:

@@ -30,13 +30,13 @@ def round_status(state: GameState | State101) -> state_pb2.RoundStatus:
     fill_deal_facts(status, state.deal_id)
     if isinstance(state, State101):
         status.game = ruleset_pb2.GAME_OKEY_101
-        status.phase = PHASE_101_TO_PROTO[state.phase]  # type: ignore[assignment]
+        status.phase = PHASE_101_TO_PROTO[state.phase]
         status.round_over = state.phase is Phase101.ROUND_OVER
         if state.outcome is not None:
             fill_outcome_101(status.outcome, state.outcome)
         return status
     status.game = ruleset_pb2.GAME_CLASSIC
-    status.phase = PHASE_TO_PROTO[state.phase]  # type: ignore[assignment]
+    status.phase = PHASE_TO_PROTO[state.phase]
     status.round_over = state.phase is Phase.ROUND_OVER
     status.must_finish = state.must_finish
     if state.deadline_ms:

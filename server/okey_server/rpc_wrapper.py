@@ -100,7 +100,7 @@ async def checked_stream(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
         yield checked(request)
 
 
-def request_id_of(context: grpc.aio.ServicerContext) -> str:
+def request_id_of(context: grpc.aio.ServicerContext[Any, Any]) -> str:
     """The caller's ``x-request-id`` when it is a sane token, else a fresh uuid4 hex."""
     for key, value in context.invocation_metadata() or ():
         if key == REQUEST_ID_KEY and isinstance(value, str) and _CLIENT_ID.fullmatch(value):
@@ -139,18 +139,18 @@ class Refusals:
 
     def __init__(self, metrics: RpcMetrics | None) -> None:
         self._metrics = metrics
-        self._handlers: dict[str, grpc.RpcMethodHandler] = {}
+        self._handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
         self._last_logged = 0.0
         self.unlogged = 0
 
-    def handler(self, method: str, response_streaming: bool) -> grpc.RpcMethodHandler:
+    def handler(self, method: str, response_streaming: bool) -> grpc.RpcMethodHandler[Any, Any]:
         """A handler that answers UNAVAILABLE (the server is draining) without reading."""
         refusal = self._handlers.get(method)
         if refusal is None:
             refusal = self._handlers[method] = self._refusal(method, response_streaming)
         return refusal
 
-    def _refusal(self, method: str, response_streaming: bool) -> grpc.RpcMethodHandler:
+    def _refusal(self, method: str, response_streaming: bool) -> grpc.RpcMethodHandler[Any, Any]:
         recorder = None
         if self._metrics is not None:
             from okey_server.metrics import rpc_type_of
@@ -158,7 +158,7 @@ class Refusals:
             recorder = self._metrics.for_method(method, rpc_type_of(True, not response_streaming))
 
         # Request-streaming in shape, so grpc runs it before reading any request message.
-        async def refuse(_requests: Any, context: grpc.aio.ServicerContext) -> None:
+        async def refuse(_requests: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
             self.counted()
             if recorder is not None:
                 recorder.observe(grpc.StatusCode.UNAVAILABLE, 0.0)
@@ -180,7 +180,7 @@ class RequestTimeoutError(Exception):
     """The request message did not arrive within the receive time limit."""
 
 
-async def first_request(context: grpc.aio.ServicerContext, timeout_s: float) -> Any:
+async def first_request(context: grpc.aio.ServicerContext[Any, Any], timeout_s: float) -> Any:
     """The one request message of a unary-request call, read within `timeout_s`."""
     try:
         async with asyncio.timeout(timeout_s):
@@ -200,7 +200,7 @@ class CallLog:
 
     __slots__ = ("code", "invalid_field", "metadata", "method", "peer", "request_id", "started")
 
-    def __init__(self, method: str, context: grpc.aio.ServicerContext) -> None:
+    def __init__(self, method: str, context: grpc.aio.ServicerContext[Any, Any]) -> None:
         self.started = time.perf_counter()
         self.method = method
         self.request_id = request_id = request_id_of(context)
@@ -213,7 +213,7 @@ class CallLog:
         # here is gone with the task, so it needs no reset.
         structlog.contextvars.bind_contextvars(request_id=request_id, method=method)
 
-    async def fail(self, context: grpc.aio.ServicerContext, exc: Exception) -> NoReturn:
+    async def fail(self, context: grpc.aio.ServicerContext[Any, Any], exc: Exception) -> NoReturn:
         """Ends the RPC with the status `exc` deserves (errors.status_for); never returns."""
         if isinstance(exc, InvalidInputError):
             self.invalid_field = errors.bounded_field(exc.field)
@@ -228,14 +228,14 @@ class CallLog:
         raise AssertionError("unreachable: context.abort raises")  # pragma: no cover
 
     async def end(
-        self, context: grpc.aio.ServicerContext, code: grpc.StatusCode, details: str
+        self, context: grpc.aio.ServicerContext[Any, Any], code: grpc.StatusCode, details: str
     ) -> NoReturn:
         """Ends the RPC with `code` (a status of the wrapper's own, not of input); never returns."""
         self.code = code
         await context.abort(code, details, self.metadata)
         raise AssertionError("unreachable: context.abort raises")  # pragma: no cover
 
-    def aborted(self, context: grpc.aio.ServicerContext) -> None:
+    def aborted(self, context: grpc.aio.ServicerContext[Any, Any]) -> None:
         """The handler ended the RPC itself (context.abort): its status stands."""
         code = context.code()
         self.code = code if isinstance(code, grpc.StatusCode) else grpc.StatusCode.UNKNOWN
@@ -262,7 +262,7 @@ class MeteredCallLog(CallLog):
     __slots__ = ("recorder",)
 
     def __init__(
-        self, method: str, context: grpc.aio.ServicerContext, recorder: MethodMetrics
+        self, method: str, context: grpc.aio.ServicerContext[Any, Any], recorder: MethodMetrics
     ) -> None:
         super().__init__(method, context)
         self.recorder = recorder
@@ -272,7 +272,7 @@ class MeteredCallLog(CallLog):
         super().finish()
 
 
-NewCall = Callable[[str, grpc.aio.ServicerContext], CallLog]
+NewCall = Callable[[str, "grpc.aio.ServicerContext[Any, Any]"], CallLog]
 
 
 def _call_log(recorder: MethodMetrics | None) -> NewCall:
@@ -280,7 +280,7 @@ def _call_log(recorder: MethodMetrics | None) -> NewCall:
     if recorder is None:
         return CallLog
 
-    def metered(method: str, context: grpc.aio.ServicerContext) -> CallLog:
+    def metered(method: str, context: grpc.aio.ServicerContext[Any, Any]) -> CallLog:
         return MeteredCallLog(method, context, recorder)
 
     return metered
@@ -290,7 +290,7 @@ def _unary_response(
     method: str, behavior: Behavior, streamed: bool, activity: Activity | None,
     new_call: NewCall = CallLog, *, receive_timeout_s: float | None = None,
 ) -> Behavior:
-    async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
+    async def handle(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
         call = new_call(method, context)
         if activity is not None:
             activity.in_flight += 1
@@ -325,7 +325,9 @@ def _stream_response(
     method: str, behavior: Behavior, streamed: bool, new_call: NewCall = CallLog,
     *, receive_timeout_s: float | None = None,
 ) -> Behavior:
-    async def handle(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+    async def handle(
+        request: Any, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[Any]:
         call = new_call(method, context)
         try:
             if streamed:
@@ -378,11 +380,11 @@ _AS_REQUEST_STREAM = {
 
 def wrap_handler(
     method: str,
-    handler: grpc.RpcMethodHandler,
+    handler: grpc.RpcMethodHandler[Any, Any],
     activity: Activity | None = None,
     metrics: RpcMetrics | None = None,
     receive_timeout_s: float | None = None,
-) -> grpc.RpcMethodHandler:
+) -> grpc.RpcMethodHandler[Any, Any]:
     """The same handler behind the per-RPC wrapper, with a deserializer that never raises
     and a serializer that passes bytes through (`passing_bytes`). Unary RPCs
     are counted in `activity`; every call is recorded in `metrics` when given.
@@ -397,7 +399,9 @@ def wrap_handler(
     """
     deserializer = tolerant(handler.request_deserializer)
     serializer = passing_bytes(handler.response_serializer)
-    shapes: tuple[tuple[Behavior | None, bool, Callable[..., grpc.RpcMethodHandler]], ...] = (
+    shapes: tuple[
+        tuple[Behavior | None, bool, Callable[..., grpc.RpcMethodHandler[Any, Any]]], ...
+    ] = (
         (handler.unary_unary, False, grpc.unary_unary_rpc_method_handler),
         (handler.unary_stream, False, grpc.unary_stream_rpc_method_handler),
         (handler.stream_unary, True, grpc.stream_unary_rpc_method_handler),
@@ -433,7 +437,7 @@ def wrap_handler(
     raise TypeError(f"{method}: the handler has no behaviour")
 
 
-class RpcWrapperInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+class RpcWrapperInterceptor(grpc.aio.ServerInterceptor):
     """Serves each method through its wrapped handler, built on first use.
 
     While `activity.refusing`, a call to anything but the health service gets
@@ -447,7 +451,7 @@ class RpcWrapperInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         *,
         receive_timeout_s: float | None = None,
     ) -> None:
-        self._wrapped: dict[str, grpc.RpcMethodHandler] = {}
+        self._wrapped: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
         self.activity = activity or Activity()
         self.metrics = metrics  # None: metrics off
         self.receive_timeout_s = receive_timeout_s
@@ -455,9 +459,11 @@ class RpcWrapperInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
 
     async def intercept_service(
         self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler | None]],
+        continuation: Callable[
+            [grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any] | None]
+        ],
         handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler | None:
+    ) -> grpc.RpcMethodHandler[Any, Any] | None:
         method = handler_call_details.method
         activity = self.activity
         activity.arrived = time.perf_counter()

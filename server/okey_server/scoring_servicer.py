@@ -47,7 +47,10 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
         self._keys = KeyRing(config.signing_key, config.previous_signing_keys)
 
     async def ScoreRound(  # noqa: N802 (the RPC's name)
-        self, request: scoring_pb2.ScoreRoundRequest, _context: grpc.aio.ServicerContext
+        self, request: scoring_pb2.ScoreRoundRequest,
+        _context: grpc.aio.ServicerContext[
+            scoring_pb2.ScoreRoundRequest, scoring_pb2.ScoreRoundResponse
+        ],
     ) -> scoring_pb2.ScoreRoundResponse:
         table = table_from_proto(request.table) if request.HasField("table") else None
         state = self._state_of(request.round, "round")
@@ -67,7 +70,10 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
         return _answer(scored, ruleset_to_proto(rules), _next_deal(rules, state, before, scored))
 
     async def ScoreGame(  # noqa: N802 (the RPC's name)
-        self, request: scoring_pb2.ScoreGameRequest, _context: grpc.aio.ServicerContext
+        self, request: scoring_pb2.ScoreGameRequest,
+        _context: grpc.aio.ServicerContext[
+            scoring_pb2.ScoreGameRequest, scoring_pb2.ScoreGameResponse
+        ],
     ) -> scoring_pb2.ScoreGameResponse:
         if not request.rounds:
             raise InvalidInputError("rounds", "a game has at least one round")

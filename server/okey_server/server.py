@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -97,10 +97,11 @@ class ServedHealth:
         self.Watch = servicer.Watch
 
     async def List(  # noqa: N802 (the RPC's name)
-        self, _request: health_pb2.HealthListRequest, context: grpc.aio.ServicerContext
-    ) -> health_pb2.HealthListResponse:
+        self, _request: Any, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> Any:
         """Every service the server reports on, with its status now (NOT_SERVING once draining)."""
-        answer = health_pb2.HealthListResponse()
+        # Any: types-grpcio-health-checking predates the List RPC (no HealthList* messages).
+        answer = health_pb2.HealthListResponse()  # type: ignore[attr-defined]  # see above
         for name in self._names:
             checked = await self._servicer.Check(health_pb2.HealthCheckRequest(service=name),
                                                  context)
@@ -164,7 +165,7 @@ def server_credentials(config: Config) -> grpc.ServerCredentials | None:
     if config.tls_cert is None or config.tls_key is None:
         return None
     return grpc.ssl_server_credentials(
-        ((config.tls_key, config.tls_cert),),
+        [(config.tls_key, config.tls_cert)],
         root_certificates=config.tls_client_ca,
         require_client_auth=config.tls_client_ca is not None,
     )
@@ -203,7 +204,9 @@ async def create_server(
     scoring_pb2_grpc.add_ScoringServiceServicer_to_server(ScoringServicer(config), server)
     health_servicer = health_servicer or HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(
-        ServedHealth(health_servicer, ("", *SERVICES)), server
+        # Duck-typed: the registration reads only Check, Watch and List.
+        cast(health_pb2_grpc.HealthServicer, ServedHealth(health_servicer, ("", *SERVICES))),
+        server,
     )
     for name in ("", *SERVICES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -243,7 +246,9 @@ async def create_health_server(
         maximum_concurrent_rpcs=HEALTH_LANE_MAX_RPCS,
     )
     health_pb2_grpc.add_HealthServicer_to_server(
-        ServedHealth(health_servicer, ("", *SERVICES)), server
+        # Duck-typed: the registration reads only Check, Watch and List.
+        cast(health_pb2_grpc.HealthServicer, ServedHealth(health_servicer, ("", *SERVICES))),
+        server,
     )
     host = config.address.rpartition(":")[0]
     port = await _listen(server, f"{host}:{config.health_port}", None)
