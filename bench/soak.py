@@ -17,10 +17,15 @@ trying it. What it does, in order:
    capacity is the answered calls per second;
 4. the soak: the same client processes send at `--load` (0.8) times that
    rate, paced (open loop: a slow answer does not slow the sending), for
-   `--seconds`. Their channels use the okey CLI's service config (its retry
-   policy for UNAVAILABLE and RESOURCE_EXHAUSTED, with retry throttling:
-   okey_cli.rpc); each call has CALL_TIMEOUT_S. A call counts as failed
-   when its final status, retries included, is not OK;
+   `--seconds`. Like a well-behaved client, each keeps at most
+   IN_FLIGHT_PER_CONNECTION calls in flight on a connection (half the
+   server's per-connection stream cap), sends each call on its connection
+   with the fewest, and makes a call wait for a free slot past that (counted,
+   and its latency is also given from when it was due). Their channels use
+   the okey CLI's service config (its retry policy for UNAVAILABLE and
+   RESOURCE_EXHAUSTED, with retry throttling: okey_cli.rpc); each call has
+   CALL_TIMEOUT_S. A call counts as failed when its final status, retries
+   included, is not OK;
 5. meanwhile a **stalled client** (a process of its own) keeps STALLED_STREAMS
    calls open over STALLED_CONNECTIONS connections that send their headers
    and never a request message; when the server ends one, it opens another;
@@ -64,6 +69,7 @@ from pathlib import Path
 from typing import Any
 
 from okey_cli.rpc import RETRY_POLICY, SERVICE_CONFIG
+from okey_server.config import DEFAULT_MAX_STREAMS_PER_CONNECTION
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # rpc_bench.py, when run as a script
 
@@ -76,9 +82,14 @@ CLIENTS = 2
 CONNECTIONS = 4  # per client process
 CALIBRATION_S = 20.0
 CALIBRATION_WARM_UP_S = 5.0
-CALIBRATION_IN_FLIGHT = 64  # per client process
-# A client never has more than this many calls outstanding: past it, sends wait (counted).
-MAX_IN_FLIGHT = 512
+# A well-behaved client keeps at most half the server's per-connection stream cap
+# (--max-streams-per-connection, 32) in flight on a connection: gRPC core counts a
+# finished stream against the cap until the server has freed it, so a connection
+# kept at its cap gets some streams refused (docs/operations.md, "Streams per
+# connection"). Past it, a client's sends wait for a free slot (counted).
+IN_FLIGHT_PER_CONNECTION = DEFAULT_MAX_STREAMS_PER_CONNECTION // 2
+MAX_IN_FLIGHT = CONNECTIONS * IN_FLIGHT_PER_CONNECTION  # per client process
+CALIBRATION_IN_FLIGHT = MAX_IN_FLIGHT  # per client process
 CALL_TIMEOUT_S = 5.0
 STALLED_STREAMS = 300
 STALLED_CONNECTIONS = 4
@@ -178,6 +189,8 @@ class Window:
     ok: int = 0
     failed: Counter[str] = field(default_factory=Counter)
     latencies_ms: list[float] = field(default_factory=list)
+    # From when the call was due to its answer: the wait for a free slot included.
+    as_sent_ms: list[float] = field(default_factory=list)
 
 
 async def _calibrate(methods: list[Any], pool: list[tuple[str, bytes]], seconds: float,
@@ -216,21 +229,28 @@ async def _paced(methods: list[Any], pool: list[tuple[str, bytes]], rate: float,
     started = loop.time()
     windows = [Window() for _ in range(int(seconds // WINDOW_S) + 1)]
     slots = asyncio.Semaphore(MAX_IN_FLIGHT)
+    # Calls in flight per connection: each call goes to the connection with the fewest,
+    # so none has more than IN_FLIGHT_PER_CONNECTION (a connection whose server process
+    # is slower would otherwise pile up the calls sent to it in turn).
+    in_flight = [0] * len(methods)
     waited = 0
     examples: list[str] = []
     tasks: set[asyncio.Task[None]] = set()
 
-    async def call(window: Window, kind: str, request: bytes, connection: int) -> None:
+    async def call(window: Window, kind: str, request: bytes, connection: int,
+                   due: float) -> None:
         begun = loop.time()
         try:
             await methods[connection][kind](request, timeout=CALL_TIMEOUT_S)
             window.ok += 1
             window.latencies_ms.append((loop.time() - begun) * 1000)
+            window.as_sent_ms.append((loop.time() - due) * 1000)
         except grpc.aio.AioRpcError as error:
             window.failed[f"{kind} {error.code().name}"] += 1
             if len(examples) < 5:
                 examples.append(f"{kind}: {error.code().name}: {error.details()}")
         finally:
+            in_flight[connection] -= 1
             slots.release()
 
     sent = 0
@@ -248,7 +268,9 @@ async def _paced(methods: list[Any], pool: list[tuple[str, bytes]], rate: float,
         kind, request = pool[(offset + sent) % len(pool)]
         window = windows[int((due - started) // WINDOW_S)]
         window.sent += 1
-        task = asyncio.ensure_future(call(window, kind, request, sent % len(methods)))
+        connection = in_flight.index(min(in_flight))
+        in_flight[connection] += 1
+        task = asyncio.ensure_future(call(window, kind, request, connection, due))
         tasks.add(task)
         task.add_done_callback(tasks.discard)
         sent += 1
@@ -260,7 +282,7 @@ async def _paced(methods: list[Any], pool: list[tuple[str, bytes]], rate: float,
 def _plain(window: Window) -> dict[str, Any]:
     """A window as plain data for the pipe (asdict would turn the Counter into pair counts)."""
     return {"sent": window.sent, "ok": window.ok, "failed": dict(window.failed),
-            "latencies_ms": window.latencies_ms}
+            "latencies_ms": window.latencies_ms, "as_sent_ms": window.as_sent_ms}
 
 
 async def _client(index: int, address: str, pool: list[tuple[str, bytes]], pipe: Any) -> None:
@@ -461,6 +483,7 @@ def _merge(windows_by_client: list[list[dict[str, Any]]]) -> list[Window]:
             merged[index].ok += window["ok"]
             merged[index].failed.update(window["failed"])
             merged[index].latencies_ms += window["latencies_ms"]
+            merged[index].as_sent_ms += window["as_sent_ms"]
     return merged
 
 
@@ -609,6 +632,10 @@ def _report(report: dict[str, Any], results: list[Any], stalled_report: dict[str
         print(f"  e.g. {example}")
     print(f"  latency ms: p50 {_percentile(latencies, 0.5):.1f}, p99 "
           f"{_percentile(latencies, 0.99):.1f}, max {max(latencies, default=float('nan')):.0f}")
+    as_sent = [ms for w in windows for ms in w.as_sent_ms]
+    print(f"  from when due (a wait for a free slot included) ms: p50 "
+          f"{_percentile(as_sent, 0.5):.1f}, p99 {_percentile(as_sent, 0.99):.1f}, "
+          f"max {max(as_sent, default=float('nan')):.0f}")
     print("  per window (start s: sent, failed, p50 / p99 ms):")
     rows = []
     for index, window in enumerate(windows):
@@ -667,6 +694,8 @@ def _report(report: dict[str, Any], results: list[Any], stalled_report: dict[str
           f"stopped with {stop_status})")
     report.update(sent=sent, ok=ok, failed=dict(failed), waited=waited, failure_examples=examples,
                   p50_ms=_percentile(latencies, 0.5), p99_ms=_percentile(latencies, 0.99),
+                  as_sent_p50_ms=_percentile(as_sent, 0.5),
+                  as_sent_p99_ms=_percentile(as_sent, 0.99),
                   windows=rows, stalled=stalled_report, restart=restarted,
                   events=watch.events, memory=memory_report, cpu=watch.cpu, passed=passed)
     if args.json:

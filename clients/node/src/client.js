@@ -27,9 +27,13 @@ export const RETRY_POLICY = Object.freeze({
   backoffMultiplier: 2,
   retryableStatusCodes: ['UNAVAILABLE', 'RESOURCE_EXHAUSTED'],
 });
-// Retries stop while more than half of the recent calls failed: a struggling
-// server is not sent four times the calls.
-const RETRY_THROTTLING = Object.freeze({ maxTokens: 10, tokenRatio: 0.1 });
+// Retries stop while more than half of the recent calls failed (each failure
+// takes a token, each success gives one back; none below half of maxTokens): a
+// struggling server is not sent four times the calls. 100 tokens, so that the
+// calls a lost connection had in flight are all retried; with gRPC's example of
+// 10 and 0.1, retries stopped after 5 failures in a row and whenever more than
+// about 1 call in 11 failed.
+const RETRY_THROTTLING = Object.freeze({ maxTokens: 100, tokenRatio: 1 });
 // Several addresses (or a dns: name) are balanced call by call over the
 // channel's connections; grpc-js takes the policy from a service config.
 const ROUND_ROBIN = Object.freeze({

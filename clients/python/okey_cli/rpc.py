@@ -54,14 +54,24 @@ RETRY_POLICY: dict[str, Any] = {
     "backoffMultiplier": 2,
     "retryableStatusCodes": ["UNAVAILABLE", "RESOURCE_EXHAUSTED"],
 }
+# The health Check too, as the Node client does: a refused stream fails it as well.
+RETRIED_METHODS: tuple[dict[str, str], ...] = (
+    *({"service": name} for name in RETRIED_SERVICES),
+    {"service": "grpc.health.v1.Health", "method": "Check"},
+)
+# Retries stop while more than half of the recent calls failed (each failure
+# takes a token, each success gives one back; none below half of maxTokens): a
+# struggling server is not sent four times the calls. 100 tokens, so that the
+# calls a lost connection had in flight (up to 16 each, see docs/operations.md)
+# are all retried; with gRPC's example of 10 and 0.1, retries stopped after 5
+# failures in a row and whenever more than about 1 call in 11 failed.
+RETRY_THROTTLING: dict[str, Any] = {"maxTokens": 100, "tokenRatio": 1}
 SERVICE_CONFIG = json.dumps({
     "methodConfig": [{
-        "name": [{"service": name} for name in RETRIED_SERVICES],
+        "name": list(RETRIED_METHODS),
         "retryPolicy": RETRY_POLICY,
     }],
-    # Retries stop while more than half of the recent calls failed: a
-    # struggling server is not sent four times the calls.
-    "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1},
+    "retryThrottling": RETRY_THROTTLING,
 })
 RETRY_OPTIONS: tuple[tuple[str, Any], ...] = (("grpc.service_config", SERVICE_CONFIG),)
 
