@@ -195,6 +195,24 @@ async def first_request(context: grpc.aio.ServicerContext[Any, Any], timeout_s: 
     return request
 
 
+def drop_tracebacks(exc: BaseException) -> None:
+    """Clears the traceback of `exc` and of the exceptions it was raised from.
+
+    A traceback holds the frames the exception came through, and their locals
+    the parsed request: a refused request stays in memory for as long as its
+    exception keeps its traceback. Call only once the traceback was logged.
+    """
+    pending: list[BaseException] = [exc]
+    seen: set[int] = set()
+    while pending:
+        current = pending.pop()
+        if id(current) in seen:  # `raise ... from` can make a cycle
+            continue
+        seen.add(id(current))
+        current.__traceback__ = None
+        pending.extend(e for e in (current.__cause__, current.__context__) if e is not None)
+
+
 class CallLog:
     """One RPC's bookkeeping: binds the request id, maps a failure, writes the one log line."""
 
@@ -224,6 +242,9 @@ class CallLog:
             _log.error("unhandled exception in handler", exc_info=exc)
         status = errors.status_for(exc, self.metadata)
         self.code = status.code
+        # Sending the status can take a while (many refusals queued, a slow
+        # client): the request must not be held until then (see drop_tracebacks).
+        drop_tracebacks(exc)
         await context.abort(status.code, status.details, status.trailing_metadata)
         raise AssertionError("unreachable: context.abort raises")  # pragma: no cover
 
@@ -292,6 +313,7 @@ def _unary_response(
 ) -> Behavior:
     async def handle(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
         call = new_call(method, context)
+        argument: Any = None
         if activity is not None:
             activity.in_flight += 1
         try:
@@ -311,6 +333,8 @@ def _unary_response(
         except RequestTimeoutError as exc:
             await call.end(context, grpc.StatusCode.DEADLINE_EXCEEDED, str(exc))
         except Exception as exc:
+            # Let go of the request before the refusal is sent (see CallLog.fail).
+            request = argument = None
             await call.fail(context, exc)
         finally:
             call.finish()
@@ -329,6 +353,7 @@ def _stream_response(
         request: Any, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[Any]:
         call = new_call(method, context)
+        argument: Any = None
         try:
             if streamed:
                 argument = checked_stream(request)
@@ -349,6 +374,8 @@ def _stream_response(
         except RequestTimeoutError as exc:
             await call.end(context, grpc.StatusCode.DEADLINE_EXCEEDED, str(exc))
         except Exception as exc:
+            # Let go of the request before the refusal is sent (see CallLog.fail).
+            request = argument = None
             await call.fail(context, exc)
         finally:
             call.finish()
