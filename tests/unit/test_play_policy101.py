@@ -42,9 +42,10 @@ from okey_rules.tiles import parse_tile as rules_tile
 from okey_server.config import Config
 from okey_server.convert_game101 import move_101_from_proto, move_101_to_proto, view_101_to_proto
 from okey_server.convert_opening import opening_answer, opening_inputs, openings
-from okey_server.convert_state import state_to_proto
+from okey_server.convert_state import state_token
 from okey_server.game_servicer import GameServicer
 from okey_server.hand_servicer import HandServicer
+from okey_server.round_status import round_status
 
 RULES_101 = Ruleset(game=Game.OKEY_101)
 # Bounds for whole rounds played in-process: the bank holds 20 tiles, so a round has
@@ -550,7 +551,10 @@ KEY = b"play policy 101 test key, not a secret"
 def cli_table(state: State101) -> play101_cmd.Table101:
     table = play101_cmd.Table101(InProcessChannel(), "in-process", 10.0,
                                  Seats.whole_table(0, 4), render.Painter(colour=False))
-    table.state = state_to_proto(state, KEY)
+    # The table carries what a Deal answer would give it: the sealed state and its
+    # public facts.
+    table.state = state_token(state, KEY)
+    table.status = round_status(state)
     return table
 
 
