@@ -184,7 +184,9 @@ def run(server_args: Sequence[str] = ()) -> None:
 
     calls = ROUNDS * CALLS_PER_ROUND
     with tempfile.NamedTemporaryFile(prefix="okey-game-bench-", suffix=".log") as log:
-        process, startup = rpc_bench.start_server(log, server_args)
+        process, startup = rpc_bench.start_server(
+            log, [*rpc_bench.CPU_BENCH_ARGS, *server_args]
+        )
         address = f"127.0.0.1:{startup['port']}"
         try:
             with grpc.insecure_channel(address, options=rpc_bench.CHANNEL_OPTIONS) as channel:

@@ -225,7 +225,9 @@ def measure(address: str, pid: int, rounds: int = ROUNDS) -> dict[str, Tally]:
 def over_grpc(server_args: Sequence[str] = ()) -> None:
     calls = ROUNDS * CALLS_PER_ROUND
     with tempfile.NamedTemporaryFile(prefix="okey-opening-bench-", suffix=".log") as log:
-        process, startup = rpc_bench.start_server(log, server_args)
+        process, startup = rpc_bench.start_server(
+            log, [*rpc_bench.CPU_BENCH_ARGS, *server_args]
+        )
         print(
             f"== BestOpening over gRPC: okey-server subprocess (log level info), {IN_FLIGHT} "
             f"calls in flight, {calls:,} calls of each kind in {ROUNDS} interleaved rounds =="

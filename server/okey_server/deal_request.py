@@ -206,31 +206,35 @@ def _committed(request: deal_pb2.DealRequest, keys: KeyRing, rules: Ruleset) -> 
     return committed
 
 
-def _stacked(request: deal_pb2.DealRequest, rules: Ruleset) -> Deal:
+def _stacked(request: deal_pb2.DealRequest, rules: Ruleset, prefix: str) -> Deal:
+    """The stacked position; field paths (also those quoted in messages) start `prefix`."""
     for name, given in (("seed", request.seed), ("dice", list(request.dice)),
                         ("client_seeds", list(request.client_seeds))):
         if given:
             raise InvalidInputError(name, f"a stacked deal places every tile: leave {name} unset")
     if method_from_proto(request.method) is not DealMethod.INFORMAL:
         raise InvalidInputError("method", "a stacked deal is informal: its tiles are given")
-    stacked = request.stacked
+    stacked, where = request.stacked, f"{prefix}stacked"
     racks = [
-        [tile_from_proto(t, f"stacked.racks[{seat}].tiles[{i}]").code
+        [tile_from_proto(t, f"{where}.racks[{seat}].tiles[{i}]").code
          for i, t in enumerate(rack.tiles)]
         for seat, rack in enumerate(stacked.racks)
     ]
-    wall = [tile_from_proto(t, f"stacked.wall[{i}]").code for i, t in enumerate(stacked.wall)]
+    wall = [tile_from_proto(t, f"{where}.wall[{i}]").code for i, t in enumerate(stacked.wall)]
     if not stacked.HasField("indicator"):
-        raise InvalidInputError("stacked.indicator", "a stacked deal needs its indicator")
-    indicator = tile_from_proto(stacked.indicator, "stacked.indicator").code
+        raise InvalidInputError(f"{where}.indicator", "a stacked deal needs its indicator")
+    indicator = tile_from_proto(stacked.indicator, f"{where}.indicator").code
     return stacked_deal(
         rules, request.player_count, request.dealer_seat,
-        racks=racks, wall=wall, indicator=indicator,
+        racks=racks, wall=wall, indicator=indicator, field=where,
     )
 
 
-def deal_for_request(request: deal_pb2.DealRequest, keys: KeyRing | bytes) -> DealtRound:
-    """The deal a request asks for, its deal id and its opening state."""
+def deal_for_request(
+    request: deal_pb2.DealRequest, keys: KeyRing | bytes, prefix: str = ""
+) -> DealtRound:
+    """The deal a request asks for, its deal id and its opening state. A stacked
+    position's field paths start `prefix` (Replay's "deal.")."""
     ring = key_ring(keys)
     check_round(request.round)
     rules = ruleset_from_proto(request.preset, request.ruleset)
@@ -238,7 +242,7 @@ def deal_for_request(request: deal_pb2.DealRequest, keys: KeyRing | bytes) -> De
     client_seeds = tuple(request.client_seeds)
     commitment = ""
     if request.HasField("stacked"):
-        dealt = _stacked(request, rules)
+        dealt = _stacked(request, rules, prefix)
         seed, deal_id, deal_ref = "", "", ""
     else:
         if committed is not None:

@@ -188,6 +188,7 @@ def _redealt(request: deal_pb2.DealRequest, keys: KeyRing) -> GameState | State1
             "deal.seed", "replaying from a deal needs the seed it was dealt with"
         )
     try:
-        return deal_for_request(request, keys).state
+        return deal_for_request(request, keys, prefix="deal.").state
     except InvalidInputError as exc:
-        raise InvalidInputError(f"deal.{exc.field}", exc.description) from exc
+        field = exc.field if exc.field.startswith("deal.") else f"deal.{exc.field}"
+        raise InvalidInputError(field, exc.description) from exc
