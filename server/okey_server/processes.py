@@ -343,7 +343,7 @@ def supervise(config: Config) -> int:
         log.warning(
             "signing key generated",
             detail="no OKEY_SIGNING_KEY set: the server processes share one random key; "
-            "states and seed commitments issued now will not verify after a restart "
+            "state tokens and deal ids sealed now will not open after a restart "
             "or on another instance",
         )
     try:
@@ -388,7 +388,7 @@ def child_main() -> int:
     """A server process of a multi-process server: reads its Handover from stdin, serves."""
     import asyncio
 
-    from okey_server.main import Worker, serve
+    from okey_server.serving import Worker, serve
 
     handover: Handover = pickle.loads(sys.stdin.buffer.read())
     config = handover.config
