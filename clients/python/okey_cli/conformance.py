@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import grpc
 from google.protobuf import descriptor_pool, json_format, message_factory
@@ -281,6 +281,12 @@ def _is_state(fd: FieldDescriptor) -> bool:
     return fd.name == STATE_FIELD and fd.type == FieldDescriptor.TYPE_BYTES and not _is_repeated(fd)
 
 
+def _descriptor(message: Message | type[Message]) -> Descriptor:
+    """`message`'s descriptor. The stubs type it as the pure-Python class or upb's,
+    which have the same attributes (those used here included)."""
+    return cast(Descriptor, message.DESCRIPTOR)
+
+
 def state_path(request: Descriptor) -> tuple[str, ...] | None:
     """Where a replayed state goes in a request (a message descriptor), as field names.
 
@@ -307,7 +313,7 @@ def state_path(request: Descriptor) -> tuple[str, ...] | None:
 
 def _given_state(given: Any, method: Method, where: str) -> tuple[Message, tuple[str, ...]]:
     """A case's `given_state` as a ReplayRequest, and where its state goes in the request."""
-    path = state_path(method.request_type.DESCRIPTOR)
+    path = state_path(_descriptor(method.request_type))
     _require(
         path is not None,
         where,
@@ -325,7 +331,7 @@ def _given_state(given: Any, method: Method, where: str) -> tuple[Message, tuple
 
 def _given_commitment(given: Any, method: Method, where: str) -> Message:
     """A case's `given_commitment` as a CommitSeedRequest; the request must have a deal_id."""
-    fd = method.request_type.DESCRIPTOR.fields_by_name.get(DEAL_ID_FIELD)
+    fd = _descriptor(method.request_type).fields_by_name.get(DEAL_ID_FIELD)
     _require(
         fd is not None and fd.type == FieldDescriptor.TYPE_STRING and not _is_repeated(fd),
         where,
@@ -377,7 +383,8 @@ def _is_repeated(fd: FieldDescriptor) -> bool:
     flag = getattr(fd, "is_repeated", None)
     if flag is not None:
         return bool(flag)
-    return bool(fd.label == FieldDescriptor.LABEL_REPEATED)
+    # Older protobuf runtimes: no is_repeated; the stubs (protobuf 7) have no label.
+    return bool(fd.label == FieldDescriptor.LABEL_REPEATED)  # type: ignore[attr-defined]  # see above
 
 
 def _is_map(fd: FieldDescriptor) -> bool:
@@ -391,7 +398,7 @@ def _is_well_known(message: Message) -> bool:
 
 def _scalar_json(fd: FieldDescriptor, value: Any) -> Any:
     """A scalar field value as protobuf JSON prints it."""
-    if fd.type == FieldDescriptor.TYPE_ENUM:
+    if fd.type == FieldDescriptor.TYPE_ENUM and fd.enum_type is not None:
         known = fd.enum_type.values_by_number.get(value)
         return known.name if known is not None else value
     if fd.type in _INT64_TYPES:
@@ -430,7 +437,7 @@ def _scalar_matches(want: Any, fd: FieldDescriptor, value: Any) -> bool:
 
 
 def _field_named(message: Message, key: str) -> FieldDescriptor | None:
-    descriptor = message.DESCRIPTOR
+    descriptor = _descriptor(message)
     found = descriptor.fields_by_name.get(key)
     if found is not None:
         return found
@@ -510,7 +517,9 @@ def _match_list(want: Any, fd: FieldDescriptor, values: Any, path: str, out: lis
 
 
 def _match_map(want: Any, fd: FieldDescriptor, values: Any, path: str, out: list[str]) -> None:
-    value_fd = fd.message_type.fields_by_name["value"]
+    entry = fd.message_type
+    assert entry is not None  # a map field's entry message
+    value_fd = entry.fields_by_name["value"]
     # JSON map keys are strings: booleans as "true"/"false", integers in decimal.
     actual = {(str(k).lower() if isinstance(k, bool) else str(k)): v for k, v in values.items()}
     want = {} if want is None else want
@@ -546,7 +555,8 @@ def field_matches(wanted: str, actual: str) -> bool:
 def error_reason(error: grpc.RpcError) -> str:
     """The google.rpc.ErrorInfo reason an error status carries ("" when it carries none)."""
     try:
-        status = rpc_status.from_call(error)
+        # A failed call's RpcError is also its grpc.Call (the stubs keep the two apart).
+        status = rpc_status.from_call(cast(grpc.Call, error))
     except ValueError:
         return ""
     if status is None:
@@ -590,9 +600,10 @@ class Runner:
         self.channel = channel
         self.address = address
         self.timeout = timeout
-        self._calls: dict[str, grpc.UnaryUnaryMultiCallable] = {}
+        # Any: methods are found by name at run time, their messages with them.
+        self._calls: dict[str, grpc.UnaryUnaryMultiCallable[Any, Any]] = {}
 
-    def _callable(self, method: Method) -> grpc.UnaryUnaryMultiCallable:
+    def _callable(self, method: Method) -> grpc.UnaryUnaryMultiCallable[Any, Any]:
         if method.path not in self._calls:
             self._calls[method.path] = self.channel.unary_unary(
                 method.path,

@@ -203,7 +203,7 @@ def _ruleset(args: argparse.Namespace) -> ruleset_pb2.Ruleset:
     return rules
 
 
-def _method(args: argparse.Namespace) -> deal_pb2.DealMethod.ValueType:
+def _method(args: argparse.Namespace) -> deal_pb2.DealMethod:
     return deal_pb2.DEAL_METHOD_FORMAL if args.formal else deal_pb2.DEAL_METHOD_INFORMAL
 
 
@@ -312,7 +312,7 @@ def run_reveal(args: argparse.Namespace) -> int:
 
 
 def _reveal_deal_id(args: argparse.Namespace) -> str:
-    given = [value for value in (args.deal_id, args.deal_id_option) if value is not None]
+    given: list[str] = [value for value in (args.deal_id, args.deal_id_option) if value is not None]
     if len(given) != 1:
         raise CliError(
             "invalid input: give the deal id once: `okey deal reveal ID` or --deal-id ID",

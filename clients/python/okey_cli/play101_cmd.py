@@ -359,7 +359,7 @@ class Human101(play_cmd.Human):
         self.play(move)
 
     def _best_move(
-        self, kind: int, pairs: bool, view: game_pb2.PlayerViewResponse
+        self, kind: game_pb2.MoveKind, pairs: bool, view: game_pb2.PlayerViewResponse
     ) -> game_pb2.Move | None:
         """`open best` / `meld best`: BestOpening's melds (or pairs) as the move, when they
         are there (an opening only when BestOpening says they reach the mark)."""

@@ -369,8 +369,8 @@ class Human:
             print(line)
         return line
 
-    def move(self, kind: int, tile: tile_pb2.Tile | None = None) -> game_pb2.Move:
-        move = game_pb2.Move(kind=kind, seat=self.seat)  # type: ignore[arg-type]
+    def move(self, kind: game_pb2.MoveKind, tile: tile_pb2.Tile | None = None) -> game_pb2.Move:
+        move = game_pb2.Move(kind=kind, seat=self.seat)
         if tile is not None:
             move.tile.CopyFrom(tile)
         return move

@@ -134,11 +134,12 @@ def _copies_for(rack: Sequence[Any], wanted: Iterable[Any]) -> list[tile_pb2.Til
 
 
 def melds_move(
-    kind: int, seat: int, melds: Sequence[Sequence[Any]], rack: Sequence[Any], pairs: bool
+    kind: game_pb2.MoveKind, seat: int, melds: Sequence[Sequence[Any]], rack: Sequence[Any],
+    pairs: bool,
 ) -> game_pb2.Move | None:
     """An OPEN or LAY_MELD move laying `melds` (lists of PlacedTile, as BestOpening answers)
     with the rack's copies; each okey stands for the face BestOpening gave it."""
-    move = game_pb2.Move(kind=kind, seat=seat, pairs=pairs)  # type: ignore[arg-type]
+    move = game_pb2.Move(kind=kind, seat=seat, pairs=pairs)
     physical = _copies_for(rack, [placed.tile for meld in melds for placed in meld])
     if physical is None:
         return None
@@ -284,16 +285,16 @@ def choose_move(
     # included): it keeps the tiles of its best melds.
     answer = ask(view.rack) if not_opened and (playing or discards) else None
     if playing and answer is not None:
-        move = opening_move(view, answer)
-        if move is not None:
-            return move
+        opening = opening_move(view, answer)
+        if opening is not None:
+            return opening
     elif playing:
         natural = [m for m in lay_offs if not is_okey(m.tile, view.okey)]
         if natural:
             return natural[0]
-        move = new_melds_move(view, ask(view.rack))
-        if move is not None:
-            return move
+        laying = new_melds_move(view, ask(view.rack))
+        if laying is not None:
+            return laying
         if lay_offs:
             return lay_offs[0]
     if discards:

@@ -22,7 +22,7 @@ _MELD_KINDS = {
     hand_pb2.MELD_KIND_RUN: "run",
     hand_pb2.MELD_KIND_PAIR: "pair",
 }
-_PENALTIES = {
+_PENALTIES: dict[int, str] = {
     game_pb2.PENALTY_OKEY_DISCARDED: "an okey discarded",
     game_pb2.PENALTY_FAILED_OPENING: "a failed opening",
     game_pb2.PENALTY_DISCARD_COULD_BE_LAID_OFF: "a discard that could have been laid off",

@@ -23,7 +23,7 @@ _ANSI = {
 _BOLD = "1"
 _RESET = "\x1b[0m"
 
-_WIN_KINDS = {
+_WIN_KINDS: dict[int, str] = {
     hand_pb2.WIN_KIND_MELDS: "melds",
     hand_pb2.WIN_KIND_SEVEN_PAIRS: "seven pairs",
     hand_pb2.WIN_KIND_KAFA: "kafa",

@@ -306,7 +306,7 @@ def open_channel(address: str) -> grpc.Channel:
 def violations(error: grpc.RpcError) -> list[Violation]:
     """The BadRequest field violations an error status carries (none if it carries none)."""
     try:
-        status = rpc_status.from_call(error)
+        status = rpc_status.from_call(error)  # type: ignore[arg-type]  # an RpcError is its grpc.Call
     except ValueError:
         # A status whose rich details disagree with its code: show the plain details only.
         return []
