@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 
-from okey_cli import conformance_cmd, deal_cmd, hand_cmd, play_cmd, rpc, score_cmd
+from okey_cli import conformance_cmd, deal_cmd, hand_cmd, play_main, rpc, score_cmd
 from okey_cli.errors import EXIT_OK, CliError
 
 # Each command module exposes `register(subparsers) -> None`; add new ones here.
@@ -20,7 +20,7 @@ COMMANDS = (
     hand_cmd,
     deal_cmd,
     conformance_cmd,
-    play_cmd,
+    play_main,
     score_cmd,
 )
 

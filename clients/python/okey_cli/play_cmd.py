@@ -45,9 +45,9 @@ from okey_cli.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_SERVER_ERROR, CliError
 from okey_cli.play_render import Seats
 
 # The classic presets; Okey 101 is `--game 101` (play101_cmd.py).
-_PRESETS = score_cmd.SCORING_PRESETS
-_GAMES = ("classic", "101")
-_RULE_OPTIONS = {
+PRESETS = score_cmd.SCORING_PRESETS
+GAMES = ("classic", "101")
+RULE_OPTIONS = {
     "wild_pairs": "may the two okeys pair with each other in seven pairs",
     "kafa": "kafa: one colour 1..13 plus a second 1 wins",
     "runs_13_to_1": "may a run continue 12-13-1",
@@ -101,69 +101,6 @@ HELP = """commands (tiles in notation: R7, Y13, B1, K12, F; case does not matter
   q, quit          leave the game (end of input does the same)"""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "play",
-        help="play a classic Okey or Okey 101 game in the terminal against simple bots",
-        description=(
-            "Plays a classic Okey game (or with --game 101 an Okey 101 game) round after "
-            "round until it is over: each round is dealt by DealService/Deal, played move by "
-            "move through GameService and scored by ScoringService. You play one seat and "
-            "type commands (help lists them); the other seats play a simple fixed policy. "
-            "You see only your seat's view. Untimed. --rounds 1 plays a single round. "
-            "See docs/play.md."
-        ),
-    )
-    parser.add_argument(
-        "--game", choices=_GAMES, default="classic",
-        help="classic (default) or 101: Okey 101, four players, the 101 preset, "
-             "3 rounds unless --game-rounds says otherwise",
-    )
-    parser.add_argument(
-        "--seed", default="",
-        help="the first deal's seed (any text; round N > 1 is dealt from SEED/round-N); "
-             "default: the server draws one",
-    )
-    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    parser.add_argument("--players", type=int, default=4, help="2-4 (default 4)")
-    parser.add_argument("--dealer", type=int, default=0, metavar="SEAT",
-                        help="the first round's dealer (default 0)")
-    parser.add_argument("--rounds", type=int, default=0, metavar="N",
-                        help="stop after N rounds even if the game is not over; 1 plays a "
-                             "single round (default 0: play until the game is over)")
-    parser.add_argument("--preset", choices=_PRESETS, default="", help="default: classic")
-    for name, meaning in _RULE_OPTIONS.items():
-        parser.add_argument(
-            f"--{name.replace('_', '-')}",
-            action=argparse.BooleanOptionalAction,
-            default=None,
-            help=f"{meaning} (default: the preset's)",
-        )
-    score_cmd.add_scoring_options(parser)
-    # Imported here: play101_cmd builds on this module's Table and Human.
-    from okey_cli import play101_cmd
-
-    play101_cmd.add_options(parser)
-    parser.add_argument(
-        "--save-state", metavar="FILE", default=None,
-        help=(
-            "once a round is over, write its final sealed state to FILE as JSON "
-            "({\"state\": base64 token, \"status\": its RoundStatus}), replacing the "
-            "previous round's (for checking the round afterwards, e.g. with Replay, "
-            "`okey score round --state` or `okey deal reveal`)"
-        ),
-    )
-    parser.add_argument(
-        "--save-game", metavar="FILE", default=None,
-        help=(
-            "after each round, write the game so far to FILE as a ScoreGameRequest (JSON) "
-            "of the finished states: `okey score game FILE` scores it again"
-        ),
-    )
-    rpc.add_server_options(parser)
-    parser.set_defaults(func=run_play)
-
-
 def build_deal_request(args: argparse.Namespace) -> deal_pb2.DealRequest:
     if not 2 <= args.players <= 4:
         raise CliError("invalid input: --players is 2, 3 or 4", EXIT_BAD_INPUT)
@@ -184,7 +121,7 @@ def build_deal_request(args: argparse.Namespace) -> deal_pb2.DealRequest:
         preset=args.preset, player_count=args.players, dealer_seat=args.dealer, seed=args.seed,
         round=1,
     )
-    for name in _RULE_OPTIONS:
+    for name in RULE_OPTIONS:
         value = getattr(args, name)
         if value is not None:
             setattr(request.ruleset, name, value)
@@ -558,12 +495,8 @@ class Game:
         return request
 
 
-def run_play(args: argparse.Namespace) -> int:
-    from okey_cli import play101_cmd  # (see register)
-
-    if args.game == "101":
-        return play101_cmd.run_play_101(args)
-    play101_cmd.refuse_101_options(args)
+def run_classic(args: argparse.Namespace) -> int:
+    """`okey play` of a classic game (okey_cli.play_main picks the game)."""
     first = build_deal_request(args)
     address = rpc.server_address(args)
     painter = render.Painter(render.wants_colour(sys.stdout))
