@@ -26,7 +26,9 @@ from okey_rules.game101_types import (
     Outcome101,
     Penalty,
     Phase101,
+    Replay101,
     Result101,
+    RoundEnd101,
     Seat101,
     State101,
     TableMeld,
@@ -384,7 +386,7 @@ def _void(result: Result101) -> Result101:
     """§10.2: all four opened with pairs: the round is void and dealt again."""
     state = result.state
     assert state is not None
-    outcome = Outcome101(kind="void", move_number=state.move_number)
+    outcome = Outcome101(kind=RoundEnd101.VOID, move_number=state.move_number)
     events = (*result.events, Event101(Event101Kind.ROUND_VOID, state.turn))
     over = replace(state, phase=Phase101.ROUND_OVER, outcome=outcome)
     return Result101(True, over, events)
@@ -572,12 +574,12 @@ def _discard(state: State101, move: Move101) -> Result101:
         one_turn = held.opened_on_move >= state.turn_start and all(
             other.opened is None for number, other in enumerate(state.seats) if number != seat
         )
-        outcome = Outcome101("finished", after.move_number, seat, wild, one_turn, code)
+        outcome = Outcome101(RoundEnd101.FINISHED, after.move_number, seat, wild, one_turn, code)
         events.append(Event101(Event101Kind.ROUND_FINISHED, seat, (code,)))
         return Result101(True, replace(after, phase=Phase101.ROUND_OVER, outcome=outcome),
                          tuple(events))
     if not state.wall:
-        outcome = Outcome101("exhausted", after.move_number)
+        outcome = Outcome101(RoundEnd101.EXHAUSTED, after.move_number)
         events.append(Event101(Event101Kind.ROUND_EXHAUSTED, seat))
         return Result101(True, replace(after, phase=Phase101.ROUND_OVER, outcome=outcome),
                          tuple(events))
@@ -627,17 +629,14 @@ def legal_moves_101(state: State101, seat: int) -> list[Move101]:
     return [move for move in candidates if apply_move_101(state, move).legal]
 
 
-def replay_101(
-    state: State101, log: Sequence[Move101], field: str = "moves"
-) -> tuple[bool, State101, int, tuple[Event101, ...], Illegal101 | None, str]:
-    """Applies a move log until the first illegal move: (legal, state, applied, events,
-    reason, message)."""
+def replay_101(state: State101, log: Sequence[Move101], field: str = "moves") -> Replay101:
+    """Applies a move log until the first illegal move."""
     events: list[Event101] = []
     for index, move in enumerate(log):
         check_move_101(state, move, f"{field}[{index}].move")
         result = apply_move_101(state, move)
         if not result.legal or result.state is None:
-            return False, state, index, tuple(events), result.reason, result.message
+            return Replay101(False, state, index, tuple(events), result.reason, result.message)
         state = result.state
         events += result.events
-    return True, state, len(log), tuple(events), None, ""
+    return Replay101(True, state, len(log), tuple(events))

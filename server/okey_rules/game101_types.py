@@ -121,9 +121,17 @@ class LayAction(NamedTuple):
     best_before: int = 0  # an opening: the best opening (points or pairs) before it
 
 
+class RoundEnd101(enum.StrEnum):
+    """How an Okey 101 round ended (a str, so it still equals its old string value)."""
+
+    FINISHED = "finished"  # a seat laid its last tile
+    EXHAUSTED = "exhausted"  # the bank ran out
+    VOID = "void"  # §10.3: all four opened with pairs; dealt again
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome101:
-    kind: str  # "finished", "exhausted" or "void"
+    kind: RoundEnd101
     move_number: int
     finisher: int = 0
     okey_discard: bool = False
@@ -187,6 +195,18 @@ class Event101(NamedTuple):
     penalty: Penalty | None = None
     points: int = 0
     private: bool = False
+
+
+class Replay101(NamedTuple):
+    """A replayed 101 move log: the state after the last legal move and the first
+    illegal move's reason (the same fields as okey_rules.game_types.ReplayResult)."""
+
+    legal: bool
+    state: State101
+    applied: int
+    events: tuple[Event101, ...]
+    reason: Illegal101 | None = None
+    message: str = ""
 
 
 class Result101(NamedTuple):

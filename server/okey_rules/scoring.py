@@ -455,6 +455,16 @@ def state_seats(
     return seats
 
 
+def next_deal(
+    rules: Ruleset, state: GameState, before: Table, scored: RoundScore
+) -> tuple[int, int] | None:
+    """§9.4: after a classic round, the next deal's dealer and round number; None once
+    the game is over."""
+    if scored.game_over:
+        return None
+    return next_dealer(rules, state.dealer, before, scored.table), state.round + 1
+
+
 def next_dealer(rules: Ruleset, dealer: int, before: Table, after: Table) -> int:
     """§9.4: the next round's dealer is the seat after this one's dealer (to the
     right), counted among the seats still in the game, numbered as the next

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from okey_rules.deal import OKEY_101_PLAYERS as PLAYERS
 from okey_rules.errors import InvalidInputError
-from okey_rules.game101_types import Opened, Penalty, Phase101, State101
+from okey_rules.game101_types import Opened, Penalty, Phase101, RoundEnd101, State101
 from okey_rules.rulebook import PENALTY_POINTS, is_wild, plays_as, tile_value
 from okey_rules.ruleset import Game, Ruleset
 from okey_rules.scoring import DOUBLE, partner
@@ -62,12 +62,12 @@ def score_round_101(state: State101, table: Table | None, field: str = "round.st
         deltas[seat] += points
         lines.append(ScoreLine(rule, seat, factor, tuple(change) if points else (), text))
 
-    if outcome.kind == "void":
+    if outcome.kind == RoundEnd101.VOID:
         lines.append(ScoreLine(ScoreRule.VOID_ROUND, 0, 0, (),
                                "all four opened with pairs: the round is void, nothing scores"))
         # It is dealt again as the same round: not one of the game's rounds.
         return _finish(rules, before, deltas, lines, played=0)
-    finisher = outcome.finisher if outcome.kind == "finished" else None
+    finisher = outcome.finisher if outcome.kind == RoundEnd101.FINISHED else None
     everything = 1
     pairs_finisher = finisher is not None and state.seats[finisher].opened is Opened.PAIRS
     if finisher is not None:
@@ -164,3 +164,13 @@ def game_winners_101(rules: Ruleset, table: Table) -> tuple[int, ...]:
         return tuple(s for s in range(PLAYERS) if team[s] == best)
     best = min(scores)
     return tuple(s for s in range(PLAYERS) if scores[s] == best)
+
+
+def next_deal_101(state: State101, scored: RoundScore) -> tuple[int, int] | None:
+    """§10.7: the seat after the dealer deals the next round; a void round is dealt again
+    by the same dealer, as the same round. None once the game is over."""
+    if scored.game_over:
+        return None
+    if state.outcome is not None and state.outcome.kind == RoundEnd101.VOID:
+        return state.dealer, state.round
+    return (state.dealer + 1) % PLAYERS, state.round + 1

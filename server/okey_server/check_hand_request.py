@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from okey.v1 import hand_pb2, ruleset_pb2
 from okey_rules.errors import InvalidInputError
+from okey_rules.rulebook import HAND_SIZE
 from okey_rules.ruleset import Game, Ruleset, preset
 from okey_rules.tiles import FALSE_JOKER_FACE, Tile, check_tile_multiset, okey_for
 
@@ -23,7 +24,8 @@ from okey_server.convert_tile import (
     tiles_from_proto,
 )
 
-HAND_SIZES = (14, 15)
+# A hand to check, or one that has drawn its 15th tile and is yet to discard.
+HAND_SIZES = (HAND_SIZE, HAND_SIZE + 1)
 _INDEX = re.compile(r"\[(\d+)\]")
 
 

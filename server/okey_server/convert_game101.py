@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 from okey.internal.v1 import round_state_pb2
 from okey.v1 import game_pb2, hand_pb2, state_pb2, tile_pb2
-from okey_rules.errors import InvalidInputError, check_seat
+from okey_rules.errors import InvalidInputError
 from okey_rules.game101_types import (
     Event101,
     Event101Kind,
@@ -20,15 +20,15 @@ from okey_rules.game101_types import (
     Outcome101,
     Penalty,
     Phase101,
+    RoundEnd101,
     Seat101,
     State101,
     TableMeld,
 )
-from okey_rules.game_view import sees_whole_pile
+from okey_rules.game101_view import PlayerView101
 from okey_rules.hand_types import MeldKind
-from okey_rules.rulebook import is_wild
 from okey_rules.ruleset import Ruleset
-from okey_rules.tiles import TILE_OF_CODE
+from okey_rules.tiles import TILE_OF_CODE, okey_for
 
 from okey_server.convert_ruleset import ruleset_to_proto
 from okey_server.convert_tile import fill_tile, tile_from_proto, tile_messages
@@ -166,7 +166,10 @@ def state_101_from_proto(
     outcome = None
     if message.HasField("outcome"):
         got = message.outcome
-        kind = "void" if got.void_round else "exhausted" if got.drawn else "finished"
+        kind = (
+            RoundEnd101.VOID if got.void_round
+            else RoundEnd101.EXHAUSTED if got.drawn else RoundEnd101.FINISHED
+        )
         discard = (
             tile_from_proto(got.discard, f"{field}.outcome.discard").code
             if got.HasField("discard") else None
@@ -288,60 +291,47 @@ def fill_events_101(
             fill_outcome_101(message.outcome, outcome)
 
 
-def table_meld_to_proto(index: int, meld: TableMeld, state: State101) -> game_pb2.TableMeld:
-    answer = game_pb2.TableMeld(
-        index=index, owner_seat=meld.owner, kind=MELD_KIND_TO_PROTO[meld.kind],
-        value=meld.value,
-    )
-    okey = state.okey
-    for laid in meld.tiles:
-        placed = answer.tiles.add(wild=is_wild(TILE_OF_CODE[laid.code], okey))
-        fill_tile(placed.tile, TILE_OF_CODE[laid.code])
-        fill_tile(placed.stands_for, TILE_OF_CODE[laid.face])
-    return answer
-
-
-def fill_view_101(answer: game_pb2.PlayerViewResponse, state: State101) -> None:
-    """The 101 parts of a seat's view: the table, each seat's opening and penalties."""
-    answer.table.extend(table_meld_to_proto(i, m, state) for i, m in enumerate(state.table))
-    for shown, seat in zip(answer.seats, state.seats, strict=True):
-        shown.opened = OPENED_TO_PROTO[seat.opened]
-        shown.penalties.extend(PENALTY_TO_PROTO[p] for p in seat.penalties)
-    if state.taken is not None and state.taken in state.seats[state.turn].rack:
-        fill_tile(answer.taken_discard, TILE_OF_CODE[state.taken])
-
-
-def view_101_to_proto(state: State101, seat: int) -> game_pb2.PlayerViewResponse:
-    """One seat's view of a 101 round: its rack, the table, every seat's counts and
-    openings, the piles as far as it may see them (§8.7), never a rack or the bank order."""
-    check_seat(seat, state.player_count)
+def view_101_to_proto(view: PlayerView101) -> game_pb2.PlayerViewResponse:
+    """One seat's view of a 101 round (okey_rules.game101_view), as the answer."""
     answer = game_pb2.PlayerViewResponse(
-        seat=seat,
-        player_count=state.player_count,
-        dealer_seat=state.dealer,
-        rack=tile_messages(state.seats[seat].rack),
-        wall_size=len(state.wall),
-        turn_seat=state.turn,
-        phase=PHASE_TO_PROTO[state.phase],
-        move_number=state.move_number,
-        round=state.round,
+        seat=view.seat,
+        player_count=view.player_count,
+        dealer_seat=view.dealer,
+        rack=tile_messages(view.rack),
+        wall_size=view.wall_size,
+        turn_seat=view.turn,
+        phase=PHASE_TO_PROTO[view.phase],
+        move_number=view.move_number,
+        round=view.round,
     )
-    fill_deal_facts(answer, state.deal_id)
-    answer.ruleset.CopyFrom(ruleset_to_proto(state.rules))
-    fill_tile(answer.indicator, TILE_OF_CODE[state.indicator])
-    fill_tile(answer.okey, state.okey)
-    for owner, held in enumerate(state.seats):
-        whole = sees_whole_pile(seat, owner, state.player_count)
+    fill_deal_facts(answer, view.deal_id)
+    answer.ruleset.CopyFrom(ruleset_to_proto(view.rules))
+    indicator = TILE_OF_CODE[view.indicator]
+    fill_tile(answer.indicator, indicator)
+    fill_tile(answer.okey, okey_for(indicator))
+    for seat in view.seats:
         answer.seats.add(
-            seat=owner,
-            rack_size=len(held.rack),
-            discard_count=len(held.discards),
-            discards=tile_messages(held.discards if whole else held.discards[-1:]),
-            whole_pile=whole,
+            seat=seat.seat,
+            rack_size=seat.rack_size,
+            discard_count=seat.discard_count,
+            discards=tile_messages(seat.discards),
+            whole_pile=seat.whole_pile,
+            opened=OPENED_TO_PROTO[seat.opened],
+            penalties=[PENALTY_TO_PROTO[p] for p in seat.penalties],
         )
-    fill_view_101(answer, state)
-    if state.outcome is not None:
-        fill_outcome_101(answer.outcome, state.outcome)
+    for meld in view.table:
+        shown = answer.table.add(
+            index=meld.index, owner_seat=meld.owner, kind=MELD_KIND_TO_PROTO[meld.kind],
+            value=meld.value,
+        )
+        for laid in meld.tiles:
+            placed = shown.tiles.add(wild=laid.wild)
+            fill_tile(placed.tile, TILE_OF_CODE[laid.code])
+            fill_tile(placed.stands_for, TILE_OF_CODE[laid.face])
+    if view.taken_discard is not None:
+        fill_tile(answer.taken_discard, TILE_OF_CODE[view.taken_discard])
+    if view.outcome is not None:
+        fill_outcome_101(answer.outcome, view.outcome)
     return answer
 
 

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from okey.internal.v1 import round_state_pb2
 from okey.v1 import deal_pb2, ruleset_pb2
-from okey_rules.deal import deal, validate_deal_input
+from okey_rules.deal import DEFAULT_PLAYERS, deal, validate_deal_input
 from okey_rules.deal_fairness import (
     CommitmentMismatchError,
     CommittedInputs,
@@ -194,7 +194,7 @@ def _committed(request: deal_pb2.DealRequest, keys: KeyRing, rules: Ruleset) -> 
     bound = committed.inputs
     _check_same_rules(request, rules, committed.rules)
     asked = (
-        ("player_count", request.player_count or 4, bound.player_count),
+        ("player_count", request.player_count or DEFAULT_PLAYERS, bound.player_count),
         ("dealer_seat", request.dealer_seat, bound.dealer),
         ("method", method_from_proto(request.method).value, bound.method),
         ("round", request.round or 1, bound.round),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import grpc
 from okey.v1 import deal_pb2, deal_pb2_grpc
+from okey_rules.deal import DEFAULT_PLAYERS
 from okey_rules.deal_fairness import CommittedInputs
 from okey_rules.deal_types import DealMethod
 from okey_rules.errors import InvalidInputError
@@ -95,7 +96,7 @@ class DealServicer(deal_pb2_grpc.DealServiceServicer):
     ) -> deal_pb2.CommitSeedResponse:
         rules = ruleset_from_proto(request.preset, request.ruleset)
         method = method_from_proto(request.method)
-        players = request.player_count or 4
+        players = request.player_count or DEFAULT_PLAYERS
         hashes = _client_seed_hashes(request, players)
         count = 0 if request.no_client_seeds else players
         inputs = resolved_inputs(

@@ -12,6 +12,7 @@ from okey_rules.errors import InvalidInputError
 from okey_rules.game import apply_move, check_playable, legal_moves, replay
 from okey_rules.game101 import apply_move_101, legal_moves_101, replay_101
 from okey_rules.game101_types import State101
+from okey_rules.game101_view import player_view_101
 from okey_rules.game_types import GameState
 from okey_rules.game_view import player_view
 
@@ -86,7 +87,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     ) -> game_pb2.PlayerViewResponse:
         state = state_from_token(request.state, self._keys)
         if isinstance(state, State101):
-            return view_101_to_proto(state, request.seat)
+            return view_101_to_proto(player_view_101(state, request.seat))
         return view_to_proto(player_view(state, request.seat), state)
 
     async def Replay(  # noqa: N802 (the RPC's name)
@@ -144,7 +145,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             move_101_from_proto(entry.move, f"moves[{index}].move")
             for index, entry in enumerate(request.moves)
         ]
-        legal, final, applied, events, reason, message = replay_101(state, log)
+        legal, final, applied, events, reason, message = replay_101(state, log)  # Replay101
         answer = game_pb2.ReplayResponse(
             legal=legal,
             moves_applied=applied,

@@ -7,7 +7,6 @@ from collections.abc import Callable
 import grpc
 from okey.v1 import ruleset_pb2, scoring_pb2, scoring_pb2_grpc
 from okey_rules.deal import DEFAULT_PLAYERS
-from okey_rules.deal import OKEY_101_PLAYERS as PLAYERS_101
 from okey_rules.errors import InvalidInputError
 from okey_rules.game101_types import State101
 from okey_rules.game_types import GameState
@@ -16,11 +15,11 @@ from okey_rules.scoring import (
     check_scorable,
     check_table,
     check_table_size,
-    next_dealer,
+    next_deal,
     score_round,
     start_table,
 )
-from okey_rules.scoring101 import score_round_101
+from okey_rules.scoring101 import next_deal_101, score_round_101
 from okey_rules.scoring_types import RoundResult, RoundScore, Table
 
 from okey_server.config import Config
@@ -67,7 +66,8 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
         before = table if table is not None else start_table(rules, players)
         result = self._result(request.round, rules, before, state, "round", size_field=size_field)
         scored = score_round(rules, players, table, result)
-        return _answer(scored, ruleset_to_proto(rules), _next_deal(rules, state, before, scored))
+        next_one = _classic_next_deal(rules, state, before, scored)
+        return _answer(scored, ruleset_to_proto(rules), next_one)
 
     async def ScoreGame(  # noqa: N802 (the RPC's name)
         self, request: scoring_pb2.ScoreGameRequest,
@@ -97,7 +97,7 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
                         "an Okey 101 game is scored from its rounds' finished states",
                     )
                 scored = score_round_101(state, table, f"rounds[{index}].state")
-                return scored, _next_deal_101(state, scored)
+                return scored, next_deal_101(state, scored)
         else:
             check_scorable(rules)
             players, size_field = _game_players(request.player_count, states)
@@ -111,7 +111,7 @@ class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
                     request.rounds[index], rules, before, state, field, size_field=size_field
                 )
                 scored = score_round(rules, players, table, result, field=f"{field}.result")
-                return scored, _next_deal(rules, state, before, scored)
+                return scored, _classic_next_deal(rules, state, before, scored)
 
         return _scored_game(len(request.rounds), score, ruleset_to_proto(rules))
 
@@ -168,26 +168,6 @@ def _game_players(
     return DEFAULT_PLAYERS, "player_count"
 
 
-def _next_deal(
-    rules: Ruleset, state: GameState | State101 | None, before: Table, scored: RoundScore
-) -> NextDeal:
-    """§9.4: after a classic round given as a state, the next dealer and round number."""
-    if not isinstance(state, GameState) or scored.game_over:
-        return None
-    return next_dealer(rules, state.dealer, before, scored.table), state.round + 1
-
-
-def _next_deal_101(state: State101, scored: RoundScore) -> NextDeal:
-    """§10.7: the seat after the dealer deals the next round; a void round is dealt again
-    by the same dealer, as the same round."""
-    if scored.game_over:
-        return None
-    void = state.outcome is not None and state.outcome.kind == "void"
-    if void:
-        return state.dealer, state.round
-    return (state.dealer + 1) % PLAYERS_101, state.round + 1
-
-
 def _answer(
     scored: RoundScore, rules: ruleset_pb2.Ruleset, next_deal: NextDeal
 ) -> scoring_pb2.ScoreRoundResponse:
@@ -203,7 +183,7 @@ def _round_101(
 ) -> scoring_pb2.ScoreRoundResponse:
     """§10.7: an Okey 101 round from its finished state, and the next deal."""
     scored = score_round_101(state, table)
-    return _answer(scored, ruleset_to_proto(rules), _next_deal_101(state, scored))
+    return _answer(scored, ruleset_to_proto(rules), next_deal_101(state, scored))
 
 
 def _scored_game(
@@ -229,3 +209,11 @@ def _scored_game(
     answer.game_over = scored.game_over
     answer.winner_seats.extend(scored.winners)
     return answer
+
+
+def _classic_next_deal(
+    rules: Ruleset, state: GameState | State101 | None, before: Table, scored: RoundScore
+) -> NextDeal:
+    """The next deal after a classic round given as a state (okey_rules.scoring.next_deal);
+    a round given as a result names none."""
+    return next_deal(rules, state, before, scored) if isinstance(state, GameState) else None

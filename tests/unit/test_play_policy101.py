@@ -35,6 +35,7 @@ from okey_rules.game101_types import (
     Result101,
     State101,
 )
+from okey_rules.game101_view import player_view_101
 from okey_rules.rulebook import is_wild
 from okey_rules.ruleset import Game, Ruleset
 from okey_rules.tiles import TILE_OF_CODE, format_tile
@@ -67,7 +68,7 @@ def ask_for(view: game_pb2.PlayerViewResponse) -> policy.AskOpening:
 
 
 def view_of(state: State101, seat: int | None = None) -> game_pb2.PlayerViewResponse:
-    return view_101_to_proto(state, state.turn if seat is None else seat)
+    return view_101_to_proto(player_view_101(state, state.turn if seat is None else seat))
 
 
 def legal_of(state: State101, seat: int | None = None) -> list[game_pb2.Move]:
