@@ -9,17 +9,15 @@ read as a server reads it; the files cover what they are for (docs/rules.md
 §10: every Okey 101 IllegalReason reachable through legal play, every
 penalty as an event, each 101 move and event kind, a finished, an exhausted
 and a void round, views of the table, ScoreRound of finished states adding
-up); and scripts/derive_game101_vectors.py writes them byte for byte.
+up); and scripts/derive_vectors.py writes them byte for byte from their case table
+(tests/conformance/cases/game101.json).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -38,10 +36,10 @@ from okey_rules.game101_types import (
 from okey_rules.ruleset import Game
 from okey_server.convert_game101 import move_101_from_proto
 from okey_server.deal_request import deal_for_request
+from vector_support import assert_derived
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFORMANCE = ROOT / "tests" / "conformance"
-DERIVE_SCRIPT = ROOT / "scripts" / "derive_game101_vectors.py"
 VECTOR_FILES = sorted([*CONFORMANCE.glob("game101_*.json"), *CONFORMANCE.glob("scoring101_*.json")])
 METHODS: dict[str, tuple[type[Message], type[Message]]] = {
     "ApplyMove": (game_pb2.ApplyMoveRequest, game_pb2.ApplyMoveResponse),
@@ -103,16 +101,6 @@ KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 KEY = b"test key for reading vector logs"
 
 
-def _import_derivation() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("derive_game101_vectors", DERIVE_SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
 def _load(path: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
@@ -155,14 +143,8 @@ def test_there_is_one_file_per_method() -> None:
 
 
 def test_files_are_exactly_what_the_derivation_script_writes() -> None:
-    # A hand edit of a vector (reason, log or answer) without the script fails here.
-    derive = _import_derivation()
-    built = derive.build_files()
-    assert sorted(built) == sorted(FILES)
-    for path in VECTOR_FILES:
-        text = path.read_text(encoding="utf-8")
-        expected = derive.game_vectors().file_text(built[path.name])
-        assert text == expected, f"regenerate {path.name} with {DERIVE_SCRIPT}"
+    # A hand edit of a vector (reason, log or answer) without its case table fails here.
+    assert_derived("game101", VECTOR_FILES)
 
 
 @pytest.mark.parametrize("name", sorted(FILES))

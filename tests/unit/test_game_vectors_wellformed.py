@@ -6,7 +6,8 @@ valid okey.v1 protobuf JSON, no vector pins a sealed state, every position a
 case needs is reached by a legal move log when read as a server reads it,
 the files cover what the GameService vectors are for (each IllegalReason,
 each move and event kind, a won and a drawn round, several seats' views), and
-scripts/derive_game_vectors.py writes them byte for byte.
+scripts/derive_vectors.py writes them byte for byte from their case table
+(tests/conformance/cases/game.json).
 """
 
 from __future__ import annotations
@@ -23,18 +24,16 @@ from okey.v1 import game_pb2, tile_pb2
 from okey_rules.game_types import EventKind, IllegalReason, MoveKind
 from vector_support import (
     CONFORMANCE,
-    ROOT,
     answered,
     assert_answer_or_refusal,
     assert_case_form,
+    assert_derived,
     assert_header,
-    assert_written_by,
     load_json,
     method_cases,
     replay_given_state,
 )
 
-DERIVE_SCRIPT = ROOT / "scripts" / "derive_game_vectors.py"
 GAME_FILES = sorted(CONFORMANCE.glob("game_*.json"))
 METHODS: dict[str, tuple[type[Message], type[Message]]] = {
     "ApplyMove": (game_pb2.ApplyMoveRequest, game_pb2.ApplyMoveResponse),
@@ -77,8 +76,8 @@ def test_there_is_one_file_per_gameservice_method() -> None:
 
 
 def test_files_are_exactly_what_the_derivation_script_writes() -> None:
-    # A hand edit of a vector (reason, log or answer) without the script fails here.
-    assert_written_by(DERIVE_SCRIPT, GAME_FILES)
+    # A hand edit of a vector (reason, log or answer) without its case table fails here.
+    assert_derived("game", GAME_FILES)
 
 
 @pytest.mark.parametrize("name", sorted(FILES))

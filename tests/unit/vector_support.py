@@ -92,6 +92,20 @@ def assert_written_by(script: Path, paths: Sequence[Path]) -> None:
         assert text == expected, f"regenerate {path.name} with {script} --write tests/conformance"
 
 
+def assert_derived(suite: str, paths: Sequence[Path]) -> None:
+    """The files are exactly what scripts/derive_vectors.py writes from the case table
+    tests/conformance/cases/<suite>.json: no more, no fewer, byte for byte. A hand edit of a
+    vector without its case table fails here."""
+    derive = load_script(SCRIPTS / "derive_vectors.py")
+    built = derive.build_files([CONFORMANCE / "cases" / f"{suite}.json"])
+    assert sorted(built) == sorted(path.name for path in paths)
+    for path in paths:
+        expected = derive.vj.file_text(built[path.name])
+        assert path.read_text(encoding="utf-8") == expected, (
+            f"regenerate {path.name}: scripts/derive_vectors.py --write tests/conformance"
+        )
+
+
 def assert_header(data: dict[str, Any], service: str, source_cites: str) -> None:
     """A file's header: the format's keys, the service, the document its source cites, cases."""
     assert set(data) == HEADER_KEYS

@@ -1,0 +1,321 @@
+"""Derives the conformance vectors (tests/conformance/*.json) from their case tables.
+
+The cases are data: tests/conformance/cases/<suite>.json holds each vector file's header
+and its cases as written by hand (name, reason, the position a case starts from, the
+request, and what is expected of the engine: a move's verdict, the kinds offered, a
+round's numbers, or a refusal written out whole). This script replays each position on
+the rules engine (server/okey_rules, never the gRPC layer), asks the engine the case's
+question, holds the answer to the hand-written expectation, and writes the answer through
+one protobuf JSON encoder (scripts/vector_json.py), so a vector checks the server's
+translation as well as the rules.
+
+    python scripts/derive_vectors.py                       # every suite, printed as JSON
+    python scripts/derive_vectors.py --write DIR           # write DIR/<file>.json
+    python scripts/derive_vectors.py --suite game101 ...   # one case table only
+
+A case table is one JSON object: `positions` (name: a ReplayRequest, a seeded or stacked
+`deal` and its `moves`; or `from` another position and the `moves` after it) and `files`
+(vector file name: its header and `cases`). A case names its position with `at` (written
+out as the vector's given_state), carries its `request`, and either `expect` (a refusal,
+copied) or `want` (what the engine must answer; the answer itself is derived).
+docs/conformance.md describes the vector files; tests/unit/test_*vectors_wellformed.py
+check that this script writes them byte for byte.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import vector_json as vj
+from okey_rules.deal import deal
+from okey_rules.deal_fairness import seeded_deal_id
+from okey_rules.deal_stacked import stacked_deal
+from okey_rules.game import apply_move, legal_moves, replay, start_round
+from okey_rules.game101 import apply_move_101, legal_moves_101, replay_101, start_round_101
+from okey_rules.game101_types import Move101, Move101Kind, State101
+from okey_rules.game_types import GameState, Move, MoveKind
+from okey_rules.game_view import player_view
+from okey_rules.ruleset import Game, Ruleset, preset
+from okey_rules.scoring101 import score_round_101
+from okey_rules.scoring_types import Table
+from okey_rules.tiles import TILE_OF_CODE
+
+Json = dict[str, Any]
+ROOT = Path(__file__).resolve().parents[1]
+CASES = ROOT / "tests" / "conformance" / "cases"
+# The seeded deal id is keyed: under a key of this script's own, so no vector can show it.
+DEAL_ID_KEY = b"conformance vectors: not a server key"
+LEGAL = "LEGAL"  # `want` of a move the engine must find legal
+
+
+# --- positions: a deal and a move log, every move legal -------------------------------------
+
+
+def rules_of(request: Json) -> Ruleset:
+    """A DealRequest's ruleset: its preset with the ruleset's options over it."""
+    options = {vj.snake(k): v for k, v in request.get("ruleset", {}).items()}
+    if "game" in options:
+        options["game"] = Game[options["game"].removeprefix("GAME_")]
+    return preset(request.get("preset", "")).with_overrides(**options)
+
+
+def classic_move(logged: Json) -> tuple[Move, int | None]:
+    move = logged["move"]
+    tile = TILE_OF_CODE[vj.code_of(move["tile"])] if "tile" in move else None
+    now = vj.ms_of(logged["now"]) if "now" in logged else None
+    return Move(MoveKind[move["kind"].removeprefix("MOVE_KIND_")], move["seat"], tile), now
+
+
+def move_101(logged: Json) -> Move101:
+    move = logged["move"]
+    melds = tuple(
+        tuple(
+            (vj.code_of(laid["tile"]), vj.face_of(laid["standsFor"]) if "standsFor" in laid
+             else None)
+            for laid in group["tiles"]
+        )
+        for group in move.get("melds", [])
+    )
+    return Move101(
+        Move101Kind[move["kind"].removeprefix("MOVE_KIND_")],
+        move["seat"],
+        vj.code_of(move["tile"]) if "tile" in move else None,
+        melds,
+        move.get("pairs", False),
+        move.get("meld", 0),
+        vj.face_of(move["standsFor"]) if "standsFor" in move else None,
+    )
+
+
+@dataclass(frozen=True)
+class Start:
+    """A DealRequest as a server deals it (a seeded or a stacked deal)."""
+
+    request: Json
+
+    @cached_property
+    def rules(self) -> Ruleset:
+        return rules_of(self.request)
+
+    @property
+    def okey_101(self) -> bool:
+        return self.rules.game is Game.OKEY_101
+
+    @property
+    def kind(self) -> str:
+        return "DEAL_KIND_STACKED" if "stacked" in self.request else "DEAL_KIND_SEEDED"
+
+    def state(self) -> GameState | State101:
+        r = self.request
+        players, dealer = r.get("playerCount", 4), r.get("dealerSeat", 0)
+        if "stacked" in r:
+            stacked = r["stacked"]
+            dealt = stacked_deal(
+                self.rules, players, dealer,
+                racks=[[vj.code_of(t) for t in rack["tiles"]] for rack in stacked["racks"]],
+                wall=[vj.code_of(t) for t in stacked["wall"]],
+                indicator=vj.code_of(stacked["indicator"]),
+            )
+            return start_round(dealt, deal_id="")
+        dealt = deal(self.rules, players, dealer, seed=r["seed"])
+        deal_id = seeded_deal_id(DEAL_ID_KEY, r["seed"])
+        if self.okey_101:
+            return start_round_101(dealt, deal_id=deal_id, round_number=r.get("round") or 1)
+        now = vj.ms_of(r["now"]) if "now" in r else None
+        return start_round(dealt, deal_id=deal_id, now_ms=now)
+
+    def play(self, state: Any, moves: Sequence[Json]) -> Any:
+        """The engine's replay of `moves` from `state` (classic or Okey 101)."""
+        if self.okey_101:
+            return replay_101(state, [move_101(m) for m in moves])
+        return replay(state, [classic_move(m) for m in moves])
+
+
+@dataclass
+class Position:
+    start: Start
+    moves: list[Json]
+
+    @cached_property
+    def state(self) -> Any:
+        result = self.start.play(self.start.state(), self.moves)
+        assert result.legal, f"{self.start.request}: move {result.applied}: {result.reason}"
+        return result.state
+
+    def given_state(self) -> Json:
+        return {"deal": self.start.request, "moves": self.moves}
+
+
+def positions(table: dict[str, Json]) -> dict[str, Position]:
+    """The case table's positions, each `from` another resolved to a whole log."""
+    found: dict[str, Position] = {}
+
+    def resolve(name: str) -> Position:
+        if name not in found:
+            entry = table[name]
+            if "from" in entry:
+                base = resolve(entry["from"])
+                found[name] = Position(base.start, base.moves + entry["moves"])
+            else:
+                found[name] = Position(Start(entry["deal"]), entry["moves"])
+        return found[name]
+
+    for name in table:
+        resolve(name)
+    return found
+
+
+# --- the engine's answers, held to what each case wants ----------------------------------------
+
+
+def apply_answer(case: Json, at: Position) -> Json:
+    move = case["request"]["move"]
+    if at.start.okey_101:
+        result = apply_move_101(at.state, move_101({"move": move}))
+        events = [vj.event_101(e, result.state and result.state.outcome) for e in result.events]
+    else:
+        logged = classic_move(case["request"])
+        result = apply_move(at.state, *logged)
+        events = [vj.event(e) for e in result.events]
+    got = LEGAL if result.legal else result.reason.name
+    assert got == case["want"], f"{case['name']}: the engine says {got} ({result.message})"
+    if not result.legal:
+        return {"legal": False, "reason": f"ILLEGAL_REASON_{got}", "state": None,
+                "status": None, "events": []}
+    penalties = [e["penalty"] for e in events if "penalty" in e]
+    assert penalties == case.get("penalties", []), f"{case['name']}: penalties {penalties}"
+    kinds = case.get("events")
+    assert kinds is None or kinds == [e["kind"] for e in events], case["name"]
+    return {"legal": True, "events": events, "status": vj.status(result.state, at.start.kind)}
+
+
+def legal_answer(case: Json, at: Position) -> Json:
+    seat = case["request"]["seat"]
+    if at.start.okey_101:
+        moves = [vj.offered_101(m) for m in legal_moves_101(at.state, seat)]
+    else:
+        now = vj.ms_of(case["request"]["now"]) if "now" in case["request"] else None
+        moves = [vj.offered(m) for m in legal_moves(at.state, seat, now)]
+    kinds = list(dict.fromkeys(m["kind"].removeprefix("MOVE_KIND_") for m in moves))
+    assert kinds == case["want"], f"{case['name']}: the engine offers {kinds}"
+    return {"moves": moves}
+
+
+def view_answer(case: Json, at: Position) -> Json:
+    seat = case["request"]["seat"]
+    if at.start.okey_101:
+        return vj.view_101(at.state, seat)
+    return vj.view(player_view(at.state, seat), at.state, at.start.kind)
+
+
+def replay_answer(case: Json, at: Position | None) -> Json:
+    request = case["request"]
+    start = at.start if at is not None else Start(request["deal"])
+    begin = at.state if at is not None else start.state()
+    result = start.play(begin, request["moves"])
+    got = LEGAL if result.legal else result.reason.name
+    assert got == case["want"], f"{case['name']}: the engine says {got}"
+    final = result.state
+    if start.okey_101:
+        events = [vj.event_101(e, final.outcome) for e in result.events]
+    else:
+        events = [vj.event(e) for e in result.events]
+    answer: Json = {"legal": result.legal, "movesApplied": result.applied, "events": events,
+                    "status": vj.status(final, start.kind)}
+    if not result.legal:
+        answer["illegalIndex"] = result.applied
+        answer["reason"] = f"ILLEGAL_REASON_{got}"
+    return answer
+
+
+def score_101_answer(case: Json, at: Position) -> Json:
+    """ScoreRound of a finished Okey 101 round: every number is the case's own, written by
+    hand from docs/rules.md §10.7, and must be the engine's."""
+    before = case["request"].get("table")
+    table = None if before is None else Table(tuple(before["scores"]), before["roundsPlayed"])
+    scored = score_round_101(at.state, table)
+    want = case["want"]
+    answer = vj.round_score(scored, at.state.player_count)
+    answer["nextDealerSeat"] = want["nextDealerSeat"]
+    answer["nextRound"] = want["nextRound"]
+    for key in ("deltas", "roundValue", "gameOver", "winnerSeats"):
+        assert answer[key] == want[key], f"{case['name']}: {key} {answer[key]}, not {want[key]}"
+    assert answer["table"] == want["table"], case["name"]
+    rules = {line["rule"] for line in answer["lines"]}
+    assert set(want.get("rules", [])) <= rules, f"{case['name']}: the lines show {rules}"
+    return answer
+
+
+ANSWERS = {
+    "ApplyMove": apply_answer,
+    "LegalMoves": legal_answer,
+    "PlayerView": view_answer,
+    "Replay": replay_answer,
+    "ScoreRound": score_101_answer,
+}
+
+
+# --- the files ---------------------------------------------------------------------------------
+
+
+def build_case(case: Json, method: str, at: dict[str, Position]) -> Json:
+    position = at[case["at"]] if "at" in case else None
+    built: Json = {"name": case["name"], "reason": case["reason"]}
+    if position is not None:
+        built["given_state"] = position.given_state()
+    built["request"] = case["request"]
+    if "expect" in case:
+        built["expect"] = case["expect"]
+    else:
+        built["expect"] = {"response": ANSWERS[method](case, position)}
+    return built
+
+
+def build_suite(path: Path) -> dict[str, Json]:
+    table = json.loads(path.read_text(encoding="utf-8"))
+    at = positions(table.get("positions", {}))
+    files = {}
+    for name, data in table["files"].items():
+        header = {k: v for k, v in data.items() if k != "cases"}
+        cases = [build_case(case, data["method"], at) for case in data["cases"]]
+        files[name] = header | {"cases": cases}
+    return files
+
+
+def suites() -> list[Path]:
+    return sorted(CASES.glob("*.json"))
+
+
+def build_files(paths: Sequence[Path] | None = None) -> dict[str, Json]:
+    """Every vector file of the case tables (all of them by default), by file name."""
+    files: dict[str, Json] = {}
+    for path in paths if paths is not None else suites():
+        files |= build_suite(path)
+    return files
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--write", metavar="DIR", type=Path, help="write the files into DIR")
+    parser.add_argument("--suite", action="append", help="a case table's name (game, ...)")
+    args = parser.parse_args(argv)
+    paths = [CASES / f"{s}.json" for s in args.suite] if args.suite else None
+    files = build_files(paths)
+    if not args.write:
+        print(vj.dump(files))
+        return 0
+    for name, data in files.items():
+        (args.write / name).write_text(vj.file_text(data), encoding="utf-8")
+        print(f"wrote {args.write / name} ({len(data['cases'])} cases)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

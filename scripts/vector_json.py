@@ -1,0 +1,366 @@
+"""The one protobuf JSON encoder of the conformance vectors (scripts/derive_vectors.py).
+
+The engine's values as the okey.v1 messages read in proto3 JSON (lowerCamel field names,
+enum value names, RFC 3339 timestamps), in the layout docs/conformance.md gives an
+expectation: a field a vector pins is written even when it holds its default (`null`: a
+message field not set, `false`, `""`), a field it leaves to the server is not written. So
+the field choice is written here, message by message, where json_format would drop every
+default; the request side (tiles, faces, clocks) is read back through the same tables.
+Also the vector files' text (`dump`): short values and shallow objects on one line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from okey_rules.game101_types import (
+    Event101,
+    Event101Kind,
+    Move101,
+    Opened,
+    Outcome101,
+    Phase101,
+    State101,
+    TableMeld,
+)
+from okey_rules.game_types import Event, EventKind, GameState, Move, Outcome, Phase
+from okey_rules.game_view import PlayerView, sees_whole_pile
+from okey_rules.rulebook import is_wild
+from okey_rules.ruleset import Ruleset
+from okey_rules.scoring_types import RoundScore
+from okey_rules.tiles import FACES, TILE_OF_CODE
+
+Json = dict[str, Any]
+SECOND_MS = 1000
+
+
+def snake(name: str) -> str:
+    """A ruleset option's engine name from its JSON name (layOffCap: lay_off_cap)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+# --- tiles and clocks, both ways -----------------------------------------------------------------
+
+
+def tile(code: int) -> Json:
+    """An okey.v1.Tile with its copy always written: the copy says which physical tile."""
+    t = TILE_OF_CODE[code]
+    if t.is_false_joker:
+        return {"falseJoker": True, "copy": t.copy}
+    assert t.color is not None
+    return {"color": f"COLOR_{t.color.name}", "number": t.number, "copy": t.copy}
+
+
+def tiles(codes: Any) -> list[Json]:
+    return [tile(c) for c in codes]
+
+
+def face(code: int) -> Json:
+    """The tile a table tile stands for: a face, so no copy is named."""
+    t = TILE_OF_CODE[code]
+    assert t.color is not None
+    return {"color": f"COLOR_{t.color.name}", "number": t.number}
+
+
+def _key(data: Json) -> str:
+    return json.dumps(data, sort_keys=True)
+
+
+CODES = {_key(tile(c)): c for c in range(len(TILE_OF_CODE))}
+FACE_CODES = {_key(face(c)): c for c in range(FACES) if not TILE_OF_CODE[c].is_false_joker}
+
+
+def code_of(data: Json) -> int:
+    return CODES[_key(data)]
+
+
+def face_of(data: Json) -> int:
+    return FACE_CODES[_key(data)]
+
+
+def timestamp(ms: int) -> str:
+    """RFC 3339 in UTC as protobuf JSON prints a Timestamp (no fraction when whole seconds)."""
+    moment = datetime.fromtimestamp(ms // SECOND_MS, UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    fraction = ms % SECOND_MS
+    return f"{moment}.{fraction:03d}Z" if fraction else f"{moment}Z"
+
+
+def ms_of(text: str) -> int:
+    return round(datetime.fromisoformat(text).timestamp() * SECOND_MS)
+
+
+def deadline(ms: int | None) -> str | None:
+    return timestamp(ms) if ms else None
+
+
+# --- game.proto / state.proto: classic rounds ----------------------------------------------------
+
+
+def offered(move: Move) -> Json:
+    """A move LegalMoves offers: a move of a kind without a tile leaves `tile` unset."""
+    return {"kind": f"MOVE_KIND_{move.kind.name}", "seat": move.seat,
+            "tile": None if move.tile is None else tile(move.tile.code)}
+
+
+def outcome(o: Outcome) -> Json:
+    """The outcome without its arrangement: one way to split a hand, which a server may choose."""
+    return {
+        "drawn": o.drawn,
+        "winnerSeat": o.winner,
+        "winKind": f"WIN_KIND_{o.kind.name}" if o.kind else "WIN_KIND_UNSPECIFIED",
+        "okeyDiscard": o.okey_discard,
+        "discard": None if o.discard is None else tile(o.discard),
+        "hand": tiles(o.hand),
+        "gosterme": [{"seat": seat, "tile": tile(t)} for seat, t in o.gosterme],
+        "moveNumber": o.move_number,
+    }
+
+
+def event(e: Event) -> Json:
+    data: Json = {"kind": f"EVENT_KIND_{e.kind.name}", "seat": e.seat,
+                  "tile": None if e.tile is None else tile(e.tile), "private": e.private}
+    if e.kind is EventKind.TOOK_DISCARD:
+        data["fromSeat"] = e.from_seat
+    if e.outcome is not None:
+        data["outcome"] = outcome(e.outcome)
+    return data
+
+
+def ruleset(rules: Ruleset) -> Json:
+    """The resolved ruleset as an answer states it: every option written out."""
+    return {
+        "game": f"GAME_{rules.game.name}",
+        "wildPairs": rules.wild_pairs,
+        "kafa": rules.kafa,
+        "runs13To1": rules.runs_13_to_1,
+        "indicatorDrawableLast": rules.indicator_drawable_last,
+        "gostermeInFirstTurn": rules.gosterme_in_first_turn,
+        "moveTimerSeconds": rules.move_timer_seconds,
+    }
+
+
+def view(v: PlayerView, state: GameState, kind: str) -> Json:
+    """docs/rules.md §8.7: one seat's view of a classic round; the deal's kind, never its
+    keyed id (which depends on the server's key)."""
+    return {
+        "seat": v.seat,
+        "ruleset": ruleset(v.rules) | {"gostermePlayed": v.rules.gosterme_played,
+                                       "mustShowWin": v.rules.must_show_win},
+        "playerCount": v.player_count,
+        "dealerSeat": v.dealer,
+        "indicator": tile(v.indicator),
+        "okey": tile(state.okey.code),
+        "rack": tiles(v.rack),
+        "seats": [
+            {"seat": o.seat, "rackSize": o.rack_size, "discardCount": o.discard_count,
+             "discards": tiles(o.discards), "wholePile": o.whole_pile, "gosterme": o.gosterme}
+            for o in v.seats
+        ],
+        "wallSize": v.wall_size,
+        "turnSeat": v.turn,
+        "phase": f"PHASE_{v.phase.name}",
+        "moveNumber": v.move_number,
+        "turnDeadline": deadline(v.deadline_ms),
+        "outcome": None if v.outcome is None else outcome(v.outcome),
+        "round": v.round,
+        "dealKind": kind,
+        "commitment": "",
+    }
+
+
+def status(state: GameState | State101, kind: str) -> Json:
+    """The okey.v1.RoundStatus of a state, all but the key's part (a seeded deal's keyed id);
+    the commitment (none but a committed deal's) is pinned empty."""
+    okey_101 = isinstance(state, State101)
+    return {
+        "game": "GAME_OKEY_101" if okey_101 else "GAME_CLASSIC",
+        "playerCount": state.player_count,
+        "dealerSeat": state.dealer,
+        "round": state.round,
+        "moveNumber": state.move_number,
+        "turnSeat": state.turn,
+        "phase": PHASES_101[state.phase] if okey_101 else f"PHASE_{state.phase.name}",
+        # §10: Okey 101 rounds are not timed.
+        "turnDeadline": None if okey_101 else deadline(state.deadline_ms),
+        "roundOver": state.phase in (Phase.ROUND_OVER, Phase101.ROUND_OVER),
+        "outcome": None if state.outcome is None else (
+            outcome_101(state.outcome) if okey_101 else outcome(state.outcome)),
+        "dealKind": kind,
+        "commitment": "",
+        "mustFinish": False if okey_101 else state.must_finish,
+    }
+
+
+# --- game.proto / state.proto: Okey 101 rounds ---------------------------------------------------
+
+# state.proto Phase: a 101 turn goes on after the draw until its discard (PHASE_DISCARD).
+PHASES_101 = {
+    Phase101.FIRST_DISCARD: "PHASE_FIRST_DISCARD",
+    Phase101.DRAW: "PHASE_DRAW",
+    Phase101.PLAY: "PHASE_DISCARD",
+    Phase101.ROUND_OVER: "PHASE_ROUND_OVER",
+}
+# game.proto EventKind: a finish is ROUND_WON, an empty bank ROUND_DRAWN.
+EVENTS_101 = {kind: f"EVENT_KIND_{kind.name}" for kind in Event101Kind} | {
+    Event101Kind.ROUND_FINISHED: "EVENT_KIND_ROUND_WON",
+    Event101Kind.ROUND_EXHAUSTED: "EVENT_KIND_ROUND_DRAWN",
+}
+# game.proto Event: the events with one `tile`, those with `tiles`, and what else each names.
+K = Event101Kind
+ONE_TILE = {K.DREW_FROM_WALL, K.TOOK_DISCARD, K.RETURNED_DISCARD, K.LAID_OFF, K.DISCARDED,
+            K.ROUND_FINISHED, K.RETRIEVED_OKEY}
+SEVERAL_TILES = {K.OPENED, K.LAID_MELD, K.TOOK_BACK}
+FROM_SEAT = {K.TOOK_DISCARD, K.RETURNED_DISCARD}
+MELD_INDEX = {K.OPENED, K.LAID_MELD, K.LAID_OFF, K.RETRIEVED_OKEY}
+ENDS = {K.ROUND_FINISHED, K.ROUND_EXHAUSTED, K.ROUND_VOID}
+
+
+def offered_101(move: Move101) -> Json:
+    """A move LegalMoves offers: kind, seat, its tile (unset when it has none), its meld."""
+    return {"kind": f"MOVE_KIND_{move.kind.name}", "seat": move.seat,
+            "tile": None if move.tile is None else tile(move.tile), "meld": move.meld}
+
+
+def outcome_101(o: Outcome101) -> Json:
+    """state.proto RoundOutcome for a 101 round: finished (the seat, an okey discard, a
+    one-turn finish), drawn (the bank ran out) or void."""
+    finished = o.kind == "finished"
+    return {
+        "drawn": o.kind == "exhausted",
+        "winnerSeat": o.finisher if finished else 0,
+        "okeyDiscard": o.okey_discard,
+        "moveNumber": o.move_number,
+        "voidRound": o.kind == "void",
+        "oneTurnFinish": o.one_turn,
+    }
+
+
+def event_101(e: Event101, ended: Outcome101 | None) -> Json:
+    """An event as game.proto Event describes it; the one that ends the round carries the
+    round's outcome (`ended`)."""
+    data: Json = {"kind": EVENTS_101[e.kind], "seat": e.seat,
+                  "tile": tile(e.tiles[0]) if e.kind in ONE_TILE else None}
+    if e.kind in SEVERAL_TILES:
+        data["tiles"] = tiles(e.tiles)
+    if e.kind in FROM_SEAT:
+        data["fromSeat"] = e.meld
+    if e.kind in MELD_INDEX:
+        data["meld"] = e.meld
+    if e.penalty is not None:
+        data["penalty"] = f"PENALTY_{e.penalty.name}"
+        data["points"] = e.points
+    if e.kind in ENDS:
+        assert ended is not None
+        data["outcome"] = outcome_101(ended)
+    data["private"] = e.private
+    return data
+
+
+def table_meld(index: int, meld: TableMeld, state: State101) -> Json:
+    """A table meld: each tile with the face it stands for, fixed when laid (§10.3)."""
+    return {
+        "index": index,
+        "ownerSeat": meld.owner,
+        "kind": f"MELD_KIND_{meld.kind.name}",
+        "tiles": [{"tile": tile(laid.code), "standsFor": face(laid.face),
+                   "wild": is_wild(TILE_OF_CODE[laid.code], state.okey)} for laid in meld.tiles],
+        "value": meld.value,
+    }
+
+
+def _opened(opened: Opened | None) -> str:
+    return "OPENED_UNSPECIFIED" if opened is None else f"OPENED_{opened.name}"
+
+
+def view_101(state: State101, seat: int) -> Json:
+    """docs/rules.md §8.7, §10: one seat's view of a 101 round."""
+    pending = state.taken is not None and state.taken in state.seats[state.turn].rack
+    players = state.player_count
+    return {
+        "seat": seat,
+        "ruleset": ruleset(state.rules),
+        "playerCount": players,
+        "dealerSeat": state.dealer,
+        "indicator": tile(state.indicator),
+        "okey": tile(state.okey.code),
+        "rack": tiles(state.seats[seat].rack),
+        "seats": [
+            {
+                "seat": owner,
+                "rackSize": len(held.rack),
+                "discardCount": len(held.discards),
+                "discards": tiles(held.discards if sees_whole_pile(seat, owner, players)
+                                  else held.discards[-1:]),
+                "wholePile": sees_whole_pile(seat, owner, players),
+                "gosterme": False,
+                "opened": _opened(held.opened),
+                "penalties": [f"PENALTY_{p.name}" for p in held.penalties],
+            }
+            for owner, held in enumerate(state.seats)
+        ],
+        "wallSize": len(state.wall),
+        "turnSeat": state.turn,
+        "phase": PHASES_101[state.phase],
+        "moveNumber": state.move_number,
+        "turnDeadline": None,
+        "outcome": None if state.outcome is None else outcome_101(state.outcome),
+        "round": state.round,
+        "table": [table_meld(i, meld, state) for i, meld in enumerate(state.table)],
+        "takenDiscard": tile(state.taken) if pending and state.taken is not None else None,
+        "dealKind": "DEAL_KIND_SEEDED",
+        "commitment": "",
+    }
+
+
+# --- scoring.proto -------------------------------------------------------------------------------
+
+
+def round_score(scored: RoundScore, players: int) -> Json:
+    return {
+        "deltas": list(scored.deltas),
+        "table": {"scores": list(scored.table.scores), "roundsPlayed": scored.table.rounds_played},
+        "roundValue": scored.value,
+        "lines": [
+            {"rule": f"SCORE_RULE_{line.rule.name}", "seat": line.seat, "factor": line.factor,
+             "deltas": list(line.deltas)}
+            for line in scored.lines
+        ],
+        "gameOver": scored.game_over,
+        "winnerSeats": list(scored.winners),
+        "eliminated": [False] * players,
+    }
+
+
+# --- the files' text -----------------------------------------------------------------------------
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
+def dump(value: Any, indent: int = 0) -> str:
+    """JSON with every short value, every shallow object (a tile, a move, a logged move, an
+    event) and every list of scalars or tiles (a rack) on one line; a list of objects (moves,
+    events, a log) gets one line per element."""
+    inline = json.dumps(value, ensure_ascii=False)
+    shallow = _depth(value) <= (3 if isinstance(value, dict) else 2)
+    if shallow or len(inline) + indent <= 100:
+        return inline
+    pad = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = [f"{pad}{json.dumps(k)}: {dump(v, indent + 2)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [pad + dump(v, indent + 2) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def file_text(data: Json) -> str:
+    """A vector file's exact text, as --write writes it."""
+    return dump(data) + "\n"
