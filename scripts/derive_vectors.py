@@ -37,15 +37,28 @@ import vector_json as vj
 from okey_rules.deal import deal
 from okey_rules.deal_fairness import seeded_deal_id
 from okey_rules.deal_stacked import stacked_deal
+from okey_rules.errors import InvalidInputError
 from okey_rules.game import apply_move, legal_moves, replay, start_round
 from okey_rules.game101 import apply_move_101, legal_moves_101, replay_101, start_round_101
 from okey_rules.game101_types import Move101, Move101Kind, State101
 from okey_rules.game_types import GameState, Move, MoveKind
 from okey_rules.game_view import player_view
-from okey_rules.ruleset import Game, Ruleset, preset
+from okey_rules.hand import check_hand
+from okey_rules.hand_types import WinKind
+from okey_rules.ruleset import ColourDouble, Game, Ruleset, ScoringMode, preset
+from okey_rules.scoring import (
+    check_scorable,
+    check_table_size,
+    next_dealer,
+    one_colour_of,
+    result_of_outcome,
+    score_round,
+    seats_in_game,
+    start_table,
+)
 from okey_rules.scoring101 import score_round_101
-from okey_rules.scoring_types import Table
-from okey_rules.tiles import TILE_OF_CODE
+from okey_rules.scoring_types import RoundResult, Table
+from okey_rules.tiles import TILE_OF_CODE, Color, okey_for
 
 Json = dict[str, Any]
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,12 +71,19 @@ LEGAL = "LEGAL"  # `want` of a move the engine must find legal
 # --- positions: a deal and a move log, every move legal -------------------------------------
 
 
+ENUMS = {"game": Game, "scoring_mode": ScoringMode, "colour_double": ColourDouble}
+
+
 def rules_of(request: Json) -> Ruleset:
-    """A DealRequest's ruleset: its preset with the ruleset's options over it."""
+    """A request's ruleset as ruleset.proto resolves it: the preset (the game's default one
+    when unnamed), the ruleset's options over it."""
     options = {vj.snake(k): v for k, v in request.get("ruleset", {}).items()}
-    if "game" in options:
-        options["game"] = Game[options["game"].removeprefix("GAME_")]
-    return preset(request.get("preset", "")).with_overrides(**options)
+    for name, enum in ENUMS.items():
+        if name in options:
+            prefix = f"{vj.snake(enum.__name__).upper()}_"
+            options[name] = enum[options[name].removeprefix(prefix)]
+    base = preset(request.get("preset", ""), options.get("game"))
+    return base.with_overrides(**options) if options else base
 
 
 def classic_move(logged: Json) -> tuple[Move, int | None]:
@@ -129,7 +149,7 @@ class Start:
         if self.okey_101:
             return start_round_101(dealt, deal_id=deal_id, round_number=r.get("round") or 1)
         now = vj.ms_of(r["now"]) if "now" in r else None
-        return start_round(dealt, deal_id=deal_id, now_ms=now)
+        return start_round(dealt, deal_id=deal_id, round_number=r.get("round") or 1, now_ms=now)
 
     def play(self, state: Any, moves: Sequence[Json]) -> Any:
         """The engine's replay of `moves` from `state` (classic or Okey 101)."""
@@ -253,12 +273,114 @@ def score_101_answer(case: Json, at: Position) -> Json:
     return answer
 
 
+def _refuse(field: str, why: str) -> InvalidInputError:
+    return InvalidInputError(field, why)
+
+
+def result_of(data: Json, rules: Ruleset, field: str) -> RoundResult:
+    """scoring.proto RoundResult, after the checks it states: given tiles must agree with the
+    win kind, the okey discard and the colour; a hand given is scored as it wins best
+    (docs/rules.md §9.1, §4.4), the claim kept aside."""
+    kind = WinKind[data["winKind"].removeprefix("WIN_KIND_")] if "winKind" in data else None
+    colour = Color[data["oneColour"].removeprefix("COLOR_")] if "oneColour" in data else None
+    drawn, okey_discard, claimed = data.get("drawn", False), data.get("okeyDiscard", False), None
+    if "hand" in data or "discard" in data:
+        if drawn:
+            raise _refuse(f"{field}.hand", "a drawn round has no winning hand")
+        if "indicator" not in data:
+            raise _refuse(f"{field}.indicator", "needed with hand or discard")
+        indicator = TILE_OF_CODE[vj.code_of(data["indicator"])]
+        if indicator.color is None:
+            raise _refuse(f"{field}.indicator", "never a false joker")
+        okey = okey_for(indicator)
+        discard = data.get("discard")
+        if discard and (TILE_OF_CODE[vj.code_of(discard)].face == okey.face) != okey_discard:
+            raise _refuse(f"{field}.okey_discard", "the discard says otherwise")
+        if "hand" in data:
+            tiles = [TILE_OF_CODE[vj.code_of(t)] for t in data["hand"]]
+            try:
+                verdict = check_hand(tiles, okey, rules)
+            except InvalidInputError as error:
+                raise _refuse(f"{field}.hand", error.description) from error
+            if not verdict.winning:
+                raise _refuse(f"{field}.hand", "not a winning hand")
+            if kind not in verdict.kinds:
+                raise _refuse(f"{field}.win_kind", "the hand does not win so")
+            found = one_colour_of([t.code for t in tiles], okey.face)
+            if colour is not None and colour != found:
+                raise _refuse(f"{field}.one_colour", "the hand says otherwise")
+            colour = found
+            if verdict.kind is not kind:
+                kind, claimed = verdict.kind, kind
+    return RoundResult(drawn, data.get("winnerSeat", 0), kind, okey_discard, colour,
+                       tuple(data.get("gostermeSeats", [])), claimed)
+
+
+def table_of(data: Json | None) -> Table | None:
+    return None if data is None else Table(tuple(data["scores"]), data.get("roundsPlayed", 0))
+
+
+def _pinned(answer: Json, pinned: Json, rules: Ruleset) -> Json:
+    """A ScoringService answer pins its resolved ruleset where the case does."""
+    return {"ruleset": vj.full_ruleset(rules), **answer} if "ruleset" in pinned else answer
+
+
+def score_answer(case: Json, at: Position | None) -> Json:
+    """ScoreRound: of a result given in the request, or of a position's finished state."""
+    if at is not None and at.start.okey_101:
+        return score_101_answer(case, at)
+    request, pinned = case["request"], case.get("expect", {}).get("response", {})
+    before = table_of(request.get("table"))
+    if at is None:
+        rules = rules_of(request)
+        check_scorable(rules)
+        count = request.get("playerCount") or (len(before.scores) if before else 4)
+        size_field = "table.scores" if not request.get("playerCount") and before else "player_count"
+        check_table_size(rules, count, size_field)
+        result = result_of(request["round"]["result"], rules, "round.result")
+        return _pinned(vj.round_score(score_round(rules, count, before, result), count), pinned,
+                       rules)
+    state = at.state
+    rules = state.rules
+    count = len(before.scores) if before is not None else state.player_count
+    seats = seats_in_game(rules, before) if before is not None else list(range(count))
+    scored = score_round(rules, count, before, result_of_outcome(state.outcome, state, seats))
+    start = before if before is not None else start_table(rules, count)
+    dealer, number = 0, 0
+    if not scored.game_over:
+        dealer, number = next_dealer(rules, state.dealer, start, scored.table), state.round + 1
+    return vj.round_score(scored, count) | {"nextDealerSeat": dealer, "nextRound": number}
+
+
+def game_answer(case: Json, _at: Position | None) -> Json:
+    """ScoreGame: the rounds' results scored one after another on the running table."""
+    request, pinned = case["request"], case.get("expect", {}).get("response", {})
+    rules = rules_of(request)
+    check_scorable(rules)
+    count = request.get("playerCount") or 4
+    table: Table | None = None
+    answers, scored = [], None
+    for index, game_round in enumerate(request["rounds"]):
+        if scored is not None and scored.game_over:
+            raise _refuse(f"rounds[{index}]", "the game has ended")
+        where = f"rounds[{index}].result"
+        result = result_of(game_round["result"], rules, where)
+        scored = score_round(rules, count, table, result, field=where)
+        answer = vj.round_score(scored, count, lines=False)
+        answers.append(_pinned(answer, pinned.get("rounds", [{}])[0], rules))
+        table = scored.table
+    assert scored is not None
+    return {"rounds": answers, "table": answers[-1]["table"], "gameOver": scored.game_over,
+            "winnerSeats": list(scored.winners)}
+
+
 ANSWERS = {
     "ApplyMove": apply_answer,
     "LegalMoves": legal_answer,
     "PlayerView": view_answer,
     "Replay": replay_answer,
-    "ScoreRound": score_101_answer,
+    "ScoreRound": score_answer,
+    "ScoreGame": game_answer,
 }
 
 
@@ -271,10 +393,20 @@ def build_case(case: Json, method: str, at: dict[str, Position]) -> Json:
     if position is not None:
         built["given_state"] = position.given_state()
     built["request"] = case["request"]
-    if "expect" in case:
-        built["expect"] = case["expect"]
-    else:
+    if "expect" not in case:  # the engine's answer, held to what the case wants (if it says)
         built["expect"] = {"response": ANSWERS[method](case, position)}
+        return built
+    built["expect"] = expect = case["expect"]
+    if "response" in expect:  # an answer written by hand: the engine's must be the same
+        got = ANSWERS[method](case, position)
+        assert got == expect["response"], f"{case['name']}: the engine answers\n  {got}"
+    elif "refused" in case:  # a refusal written by hand: the engine refuses so too
+        refused = None
+        try:
+            ANSWERS[method](case, position)
+        except InvalidInputError as error:
+            refused = error.field
+        assert refused == case["refused"], f"{case['name']}: the engine refuses {refused}"
     return built
 
 

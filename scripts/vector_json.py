@@ -74,7 +74,8 @@ FACE_CODES = {_key(face(c)): c for c in range(FACES) if not TILE_OF_CODE[c].is_f
 
 
 def code_of(data: Json) -> int:
-    return CODES[_key(data)]
+    """A tile's code; a request may leave a first copy's `copy` unset."""
+    return CODES[_key({"copy": 0} | data)]
 
 
 def face_of(data: Json) -> int:
@@ -318,8 +319,9 @@ def view_101(state: State101, seat: int) -> Json:
 # --- scoring.proto -------------------------------------------------------------------------------
 
 
-def round_score(scored: RoundScore, players: int) -> Json:
-    return {
+def round_score(scored: RoundScore, players: int, lines: bool = True) -> Json:
+    """scoring.proto RoundScore (ScoreGame's rounds pin no lines: ScoreRound's do)."""
+    data = {
         "deltas": list(scored.deltas),
         "table": {"scores": list(scored.table.scores), "roundsPlayed": scored.table.rounds_played},
         "roundValue": scored.value,
@@ -330,7 +332,34 @@ def round_score(scored: RoundScore, players: int) -> Json:
         ],
         "gameOver": scored.game_over,
         "winnerSeats": list(scored.winners),
-        "eliminated": [False] * players,
+        "eliminated": list(scored.eliminated) or [False] * players,
+    }
+    if not lines:
+        del data["lines"]
+    return data
+
+
+def full_ruleset(r: Ruleset) -> Json:
+    """A resolved ruleset as a ScoringService answer states it: every option written out."""
+    return ruleset(r) | {
+        "scoringMode": f"SCORING_MODE_{r.scoring_mode.name}",
+        "startPoints": r.start_points,
+        "targetPoints": r.target_points,
+        "elimination": r.elimination,
+        "partnership": r.partnership,
+        "multipliersCombine": r.multipliers_combine,
+        "colourDouble": f"COLOUR_DOUBLE_{r.colour_double.name}",
+        "gostermeScores": r.gosterme_scores,
+        "countdownWinners": r.countdown_winners,
+        "gameRounds": r.game_rounds,
+        "exhaustionScoresTiles": r.exhaustion_scores_tiles,
+        "progressiveOpening": r.progressive_opening,
+        "riziko": r.riziko,
+        "okeyRetrieval": r.okey_retrieval,
+        "layOffCap": r.lay_off_cap,
+        "partnershipWaiver": r.partnership_waiver,
+        "gostermePlayed": r.gosterme_played,
+        "mustShowWin": r.must_show_win,
     }
 
 

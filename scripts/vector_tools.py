@@ -21,7 +21,7 @@ from typing import Any
 
 
 def load_script(path: Path) -> ModuleType:
-    """The script at `path` as a module named after its file (derive_game_vectors, ...)."""
+    """The script at `path` as a module named after its file (derive_deal_vectors, ...)."""
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None
     assert spec.loader is not None

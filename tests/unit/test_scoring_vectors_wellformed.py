@@ -9,7 +9,8 @@ is the table before plus the changes, the running table of a game chains);
 the files cover what the scoring vectors are for (every ScoreRule, table
 mode, preset and colour-double setting, elimination, partnership, kafa,
 game_rounds, and each refusal of docs/rules.md §9); and
-scripts/derive_scoring_vectors.py writes them byte for byte.
+scripts/derive_vectors.py writes them byte for byte from their case table
+(tests/conformance/cases/scoring.json).
 """
 
 from __future__ import annotations
@@ -29,18 +30,16 @@ from okey_rules.scoring_types import CLASSIC_SCORE_RULES
 from okey_server.convert_ruleset import ruleset_from_proto
 from vector_support import (
     CONFORMANCE,
-    ROOT,
     answered,
     assert_answer_or_refusal,
     assert_case_form,
+    assert_derived,
     assert_header,
-    assert_written_by,
     load_json,
     method_cases,
     replay_given_state,
 )
 
-DERIVE_SCRIPT = ROOT / "scripts" / "derive_scoring_vectors.py"
 SCORING_FILES = sorted(CONFORMANCE.glob("scoring_*.json"))
 METHODS: dict[str, tuple[type[Message], type[Message]]] = {
     "ScoreRound": (scoring_pb2.ScoreRoundRequest, scoring_pb2.ScoreRoundResponse),
@@ -119,7 +118,7 @@ def test_there_is_one_file_per_scoringservice_method() -> None:
 def test_files_are_exactly_what_the_derivation_script_writes() -> None:
     # A hand edit of a vector without the script fails here; the script itself stops
     # when a hand-worked number and the engine disagree.
-    assert_written_by(DERIVE_SCRIPT, SCORING_FILES)
+    assert_derived("scoring", SCORING_FILES)
 
 
 @pytest.mark.parametrize("name", sorted(FILES))
