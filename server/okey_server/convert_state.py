@@ -8,6 +8,9 @@ the rules (the server built it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 from google.protobuf.message import Message
 from okey.internal.v1 import round_state_pb2
 from okey.v1 import hand_pb2, ruleset_pb2, state_pb2, tile_pb2
@@ -16,6 +19,7 @@ from okey_rules.errors import InvalidInputError
 from okey_rules.game101_types import State101
 from okey_rules.game_types import GameState, Outcome, Phase, SeatState
 from okey_rules.hand import check_hand
+from okey_rules.round import RoundState
 from okey_rules.ruleset import Game, Ruleset
 from okey_rules.tiles import TILE_OF_CODE
 
@@ -128,7 +132,7 @@ def _piles_wire(state: GameState) -> bytes:
     return b"".join(parts)
 
 
-def state_token(state: GameState | State101, keys: KeyRing | bytes) -> bytes:
+def state_token(state: RoundState, keys: KeyRing | bytes) -> bytes:
     """The state (classic or Okey 101) as the sealed token clients carry."""
     ring = key_ring(keys)
     token = seal(ring, STATE, _internal_message(state).SerializeToString(deterministic=True))
@@ -136,11 +140,20 @@ def state_token(state: GameState | State101, keys: KeyRing | bytes) -> bytes:
     return token
 
 
-def _internal_message(state: GameState | State101) -> round_state_pb2.GameState:
-    if isinstance(state, State101):
-        message = round_state_pb2.GameState(ruleset=ruleset_proto_cached(state.rules))
-        fill_state_101(message, state)
-        return message
+def _internal_message(state: RoundState) -> round_state_pb2.GameState:
+    """The state's internal message, written by its game's encoder."""
+    return _ENCODERS[state.rules.game](state)
+
+
+def _message_101(state: RoundState) -> round_state_pb2.GameState:
+    okey_101 = cast(State101, state)  # an Okey 101 state: _ENCODERS picks by its rules
+    message = round_state_pb2.GameState(ruleset=ruleset_proto_cached(okey_101.rules))
+    fill_state_101(message, okey_101)
+    return message
+
+
+def _classic_message(round_state: RoundState) -> round_state_pb2.GameState:
+    state = cast(GameState, round_state)  # a classic state: _ENCODERS picks by its rules
     message = round_state_pb2.GameState(
         ruleset=ruleset_proto_cached(state.rules),  # copied into the new message
         player_count=state.player_count,
@@ -164,17 +177,23 @@ def _internal_message(state: GameState | State101) -> round_state_pb2.GameState:
     return message
 
 
+_ENCODERS: dict[Game, Callable[[RoundState], round_state_pb2.GameState]] = {
+    Game.CLASSIC: _classic_message,
+    Game.OKEY_101: _message_101,
+}
+
+
 def classic_state_from_token(
     token: bytes, keys: KeyRing | bytes, field: str = "state"
 ) -> GameState:
     """A classic round's state a client passed back; INVALID_ARGUMENT on `field` unless the
     server issued it, and on its game for an Okey 101 state."""
     state = state_from_token(token, keys, field)
-    if isinstance(state, State101):
+    if state.rules.game is not Game.CLASSIC:
         raise InvalidInputError(
             f"{field}.ruleset.game", "an Okey 101 round's state is not accepted here yet"
         )
-    return state
+    return cast(GameState, state)  # its rules say classic: the decoder made a GameState
 
 
 def state_from_token(

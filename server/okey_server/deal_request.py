@@ -24,11 +24,8 @@ from okey_rules.deal_fairness import (
 from okey_rules.deal_stacked import stacked_deal
 from okey_rules.deal_types import Deal, DealMethod
 from okey_rules.errors import InvalidInputError
-from okey_rules.game import start_round
-from okey_rules.game101 import start_round_101
-from okey_rules.game101_types import State101
-from okey_rules.game_types import GameState
-from okey_rules.ruleset import Game, Ruleset
+from okey_rules.round import RoundState, round_for
+from okey_rules.ruleset import Ruleset
 
 from okey_server.convert_deal import method_from_proto
 from okey_server.convert_game import clock_ms
@@ -65,7 +62,7 @@ class DealtRound(NamedTuple):
     deal_id: str
     committed: bool  # the seed stays secret until RevealSeed
     stacked: bool
-    state: GameState | State101
+    state: RoundState  # bound to the deal reference and the round
     seed: str
     client_seeds: tuple[str, ...]
     commitment: str  # a committed deal's commitment, else ""
@@ -264,14 +261,10 @@ def deal_for_request(
         else:
             # From the seed the shuffle ran on, so client seeds give the deal another id.
             deal_id = deal_ref = seeded_deal_id(ring.current.seeded_id_key, dealt.seed)
-    state: GameState | State101
-    if rules.game is Game.OKEY_101:
-        # Okey 101 rounds are not timed: the caller's clock is not used.
-        state = start_round_101(dealt, deal_id=deal_ref, round_number=request.round or 1)
-    else:
-        state = start_round(
-            dealt, deal_id=deal_ref, round_number=request.round or 1, now_ms=clock_ms(request)
-        )
+    # Okey 101 rounds are not timed: its round leaves the caller's clock unused.
+    state = round_for(rules.game).start(
+        dealt, deal_ref=deal_ref, round_number=request.round or 1, now_ms=clock_ms(request)
+    )
     return DealtRound(
         dealt, deal_id, committed is not None, request.HasField("stacked"), state, seed,
         client_seeds, commitment,
