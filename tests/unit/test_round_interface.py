@@ -1,0 +1,73 @@
+"""The Round interface (okey_rules.round): each game's rules of play looked up by the
+state's rules, so the server asks neither which game nor which type a state is."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from okey_rules.deal import deal
+from okey_rules.game101_types import State101
+from okey_rules.game_types import GameState, Move, MoveKind
+from okey_rules.round import ClassicRound, Okey101Round, round_for, round_of
+from okey_rules.ruleset import Game, preset
+from okey_rules.tiles import Tile
+
+SERVER = Path(__file__).resolve().parents[2] / "server" / "okey_server"
+# The modules that run a round for GameService and Deal: no game is asked about there.
+# (convert_state writes each game's state with that game's encoder, picked by its rules:
+# it may name them, but never asks a state's type.)
+GAME_AGNOSTIC = ("game_servicer.py", "deal_request.py", "round_status.py", "convert_state.py")
+NAMES_NO_GAME = ("game_servicer.py", "deal_request.py", "round_status.py")
+
+
+def _started(game: Game) -> GameState | State101:
+    rules = preset("101") if game is Game.OKEY_101 else preset("classic")
+    return round_for(game).start(deal(rules, seed="round interface"), deal_ref="",
+                                 round_number=1, now_ms=None)
+
+
+@pytest.mark.parametrize("game", [Game.CLASSIC, Game.OKEY_101])
+def test_a_state_finds_its_own_games_round(game):
+    state = _started(game)
+    assert round_of(state).game is game
+    assert isinstance(round_of(state), ClassicRound if game is Game.CLASSIC else Okey101Round)
+
+
+@pytest.mark.parametrize("game", [Game.CLASSIC, Game.OKEY_101])
+def test_every_legal_move_it_lists_is_applied_and_the_view_shows_the_rack(game):
+    state = _started(game)
+    rounds = round_of(state)
+    moves = rounds.legal_moves(state, state.turn, None)
+    assert moves
+    assert all(rounds.apply(state, move, None).legal for move in moves)
+    assert rounds.view(state, state.turn).rack == state.seats[state.turn].rack
+    replayed = rounds.replay(state, [(moves[0], None)])
+    assert replayed.legal
+    assert replayed.applied == 1
+
+
+def test_a_move_of_the_other_game_is_a_bug_not_an_answer():
+    state = _started(Game.OKEY_101)
+    classic_move = Move(MoveKind.DISCARD, state.turn, Tile.from_code(0))
+    with pytest.raises(TypeError):
+        round_of(state).apply(state, classic_move, None)
+
+
+@pytest.mark.parametrize("module", GAME_AGNOSTIC)
+def test_the_game_service_never_asks_which_game_a_state_is(module):
+    tree = ast.parse((SERVER / module).read_text(encoding="utf-8"))
+    asked = [
+        node.lineno for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "isinstance"
+        and {"State101", "GameState"} & {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    ]
+    named = [
+        node.lineno for node in ast.walk(tree)
+        if isinstance(node, ast.Name | ast.alias)
+        and (getattr(node, "id", None) or getattr(node, "name", "")).endswith("_101")
+    ]
+    assert not asked, f"{module} asks a state's type at lines {asked}"
+    if module in NAMES_NO_GAME:
+        assert not named, f"{module} names a game-specific function at lines {named}"
