@@ -247,7 +247,7 @@ def event_101(e: Event101, ended: Outcome101 | None) -> Json:
     if e.kind in SEVERAL_TILES:
         data["tiles"] = tiles(e.tiles)
     if e.kind in FROM_SEAT:
-        data["fromSeat"] = e.meld
+        data["fromSeat"] = e.from_seat
     if e.kind in MELD_INDEX:
         data["meld"] = e.meld
     if e.penalty is not None:

@@ -263,7 +263,7 @@ def _take(state: State101) -> Result101:
     tile = pile[-1]
     seats = _seat(state, giver, discards=pile[:-1])
     seats = _seat(replace(state, seats=seats), seat, rack=(*state.seats[seat].rack, tile))
-    event = Event101(Event101Kind.TOOK_DISCARD, seat, (tile,), meld=giver)
+    event = Event101(Event101Kind.TOOK_DISCARD, seat, (tile,), from_seat=giver)
     return _moved(state, [event], seats=seats, phase=Phase101.PLAY, taken=tile)
 
 
@@ -287,7 +287,7 @@ def _return_discard(state: State101, _move: Move101) -> Result101:
     seats = _seat(state, giver, discards=(*state.seats[giver].discards, tile))
     seats = _seat(replace(state, seats=seats), seat, rack=(*rack, drawn))
     events = [
-        Event101(Event101Kind.RETURNED_DISCARD, seat, (tile,), meld=giver),
+        Event101(Event101Kind.RETURNED_DISCARD, seat, (tile,), from_seat=giver),
         Event101(Event101Kind.DREW_FROM_WALL, seat, (drawn,), private=True),
     ]
     return _moved(state, events, seats=seats, wall=state.wall[1:], taken=None)

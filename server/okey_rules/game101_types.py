@@ -191,10 +191,11 @@ class Event101(NamedTuple):
     kind: Event101Kind
     seat: int
     tiles: tuple[int, ...] = ()
-    meld: int = 0
+    meld: int = 0  # OPENED, LAID_MELD, LAID_OFF, RETRIEVED_OKEY: the table meld's index
     penalty: Penalty | None = None
     points: int = 0
     private: bool = False
+    from_seat: int = 0  # TOOK_DISCARD, RETURNED_DISCARD: the seat whose pile it is
 
 
 class Replay101(NamedTuple):

@@ -280,10 +280,8 @@ def fill_events_101(
             fill_tile(message.tile, TILE_OF_CODE[event.tiles[0]])
         elif event.tiles:
             message.tiles.extend(tile_messages(event.tiles))
-        if event.kind in (Event101Kind.TOOK_DISCARD, Event101Kind.RETURNED_DISCARD):
-            message.from_seat = event.meld
-        else:
-            message.meld = event.meld
+        message.from_seat = event.from_seat
+        message.meld = event.meld
         if event.penalty is not None:
             message.penalty = PENALTY_TO_PROTO[event.penalty]
             message.points = event.points

@@ -303,10 +303,10 @@ class Ledger:
                 self.wall -= 1
             elif ev.kind is Event101Kind.TOOK_DISCARD:
                 self.racks[ev.seat] += 1
-                self.piles[ev.meld] -= 1
+                self.piles[ev.from_seat] -= 1
             elif ev.kind is Event101Kind.RETURNED_DISCARD:
                 self.racks[ev.seat] -= 1
-                self.piles[ev.meld] += 1
+                self.piles[ev.from_seat] += 1
             elif ev.kind in (Event101Kind.OPENED, Event101Kind.LAID_MELD,
                              Event101Kind.LAID_OFF):
                 self.racks[ev.seat] -= n

@@ -124,7 +124,7 @@ def test_a_turn_may_take_the_previous_seats_top_discard_instead():
     assert took.wall == state.wall
     assert took.taken == top
     (event,) = result.events
-    assert (event.kind, event.tiles, event.meld, event.private) == (
+    assert (event.kind, event.tiles, event.from_seat, event.private) == (
         Event101Kind.TOOK_DISCARD, (top,), 0, False
     )
 
