@@ -47,13 +47,13 @@ def _rate(work: Callable[[int], object], seconds: float) -> tuple[float, float]:
 def in_process() -> dict[str, tuple[float, float]]:
     from okey.v1 import deal_pb2
     from okey_rules import preset
-    from okey_rules.deal import deal
-    from okey_rules.deal_types import DealMethod
-    from okey_server.convert_deal import deal_to_proto
-    from okey_server.convert_state import state_token
-    from okey_server.deal_request import deal_for_request
-    from okey_server.round_status import round_status
-    from okey_server.sealing import KeyRing
+    from okey_rules.dealing.deal import deal
+    from okey_rules.dealing.deal_types import DealMethod
+    from okey_server.services.deal_request import deal_for_request
+    from okey_server.wire.convert_deal import deal_to_proto
+    from okey_server.wire.convert_state import state_token
+    from okey_server.wire.round_status import round_status
+    from okey_server.wire.sealing import KeyRing
 
     def answer(seed: str, method: int) -> object:
         # What the Deal RPC (DealServicer.Deal) does between decoding the request and

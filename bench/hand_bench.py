@@ -26,7 +26,7 @@ from corpora import (
     random_hands,
     winning_hands,
 )
-from okey_rules.hand import check_hand, winning_discards
+from okey_rules.search.hand import check_hand, winning_discards
 
 SIZE = 10_000
 FIFTEEN_SIZE = 5_000

@@ -330,7 +330,7 @@ def manifest_flags() -> tuple[str, ...]:
 
 
 def scenarios() -> list[tuple[str, tuple[str, ...], int]]:
-    from okey_server.config import DEFAULT_MAX_RECEIVE_BYTES
+    from okey_server.rpc.config import DEFAULT_MAX_RECEIVE_BYTES
 
     return [
         ("old bounds (4 MiB, 100000 RPCs), 4 MiB requests", OLD_FLAGS, OLD_RECEIVE_BYTES),
@@ -341,7 +341,7 @@ def scenarios() -> list[tuple[str, tuple[str, ...], int]]:
 
 
 def run() -> None:
-    from okey_server.config import DEFAULT_MAX_CONCURRENT_RPCS, DEFAULT_MAX_RECEIVE_BYTES
+    from okey_server.rpc.config import DEFAULT_MAX_CONCURRENT_RPCS, DEFAULT_MAX_RECEIVE_BYTES
 
     print(f"{BURST} CheckHand requests at once on one channel; server memory in MB "
           f"(defaults: --max-receive-bytes {DEFAULT_MAX_RECEIVE_BYTES}, "
@@ -370,7 +370,7 @@ def _codes(codes: Counter[str]) -> str:
 def run_worst_case(flags: tuple[str, ...] = ()) -> None:
     """The worst legal request at the concurrency limit against the manifest's memory limit
     (`flags`: more server flags, for trying other limits by hand)."""
-    from okey_server.config import DEFAULT_MAX_CONCURRENT_RPCS, DEFAULT_MAX_RECEIVE_BYTES
+    from okey_server.rpc.config import DEFAULT_MAX_CONCURRENT_RPCS, DEFAULT_MAX_RECEIVE_BYTES
 
     size = DEFAULT_MAX_RECEIVE_BYTES
     if "--max-receive-bytes" in flags:

@@ -3,7 +3,7 @@
 Run alone with `python bench/opening_bench.py`, or through bench/run.py,
 which calls `run()`.
 
-In-process: `okey_rules.opening.best_openings` (the melds and the pairs,
+In-process: `okey_rules.search.opening.best_openings` (the melds and the pairs,
 what the RPC computes) on two seeded corpora of RACKS racks each, one rack
 at a time, wall-clock per rack with the garbage collector paused: racks as
 a 101 deal gives them (21 tiles, the dealer's 22; `deal` with the 101
@@ -57,7 +57,7 @@ Rack = tuple[list[Any], Any]  # (tiles, okey) as okey_rules Tiles
 def dealt_racks(count: int, seed: int) -> list[Rack]:
     """Racks of Okey 101 deals from seeds ``opening-bench-{seed}-{i}``: seat i % 4, dealer 0."""
     from okey_rules import preset
-    from okey_rules.deal import deal
+    from okey_rules.dealing.deal import deal
     from okey_rules.tiles import TILE_OF_CODE
 
     rules = preset("101")
@@ -142,7 +142,7 @@ def _ms(latencies: list[int], q: float) -> float:
 
 def in_process() -> None:
     from okey_rules import preset
-    from okey_rules.opening import best_openings
+    from okey_rules.search.opening import best_openings
 
     rules = preset("101")
 
@@ -178,7 +178,7 @@ def in_process() -> None:
 def _check_answers(channel: Any, racks: Sequence[Rack]) -> None:
     """The server's openings of `racks` (both request forms) are the engine's."""
     from okey.v1 import hand_pb2_grpc
-    from okey_rules.opening import best_openings
+    from okey_rules.search.opening import best_openings
 
     stub = hand_pb2_grpc.HandServiceStub(channel)
     for as_notation in (False, True):

@@ -225,7 +225,7 @@ def drive(method: Any, requests: Sequence[bytes], in_flight: int) -> list[str]:
 def _check_answers(channel: Any, hands: Sequence[corpora.Hand]) -> None:
     """The server's verdicts on `hands` (both request forms) match the engine's own."""
     from okey.v1 import hand_pb2, hand_pb2_grpc
-    from okey_rules.hand import check_hand, winning_discards
+    from okey_rules.search.hand import check_hand, winning_discards
 
     stub = hand_pb2_grpc.HandServiceStub(channel)
     for as_notation in (False, True):

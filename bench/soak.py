@@ -69,7 +69,7 @@ from pathlib import Path
 from typing import Any
 
 from okey_cli.rpc import RETRY_POLICY, SERVICE_CONFIG
-from okey_server.config import DEFAULT_MAX_STREAMS_PER_CONNECTION
+from okey_server.rpc.config import DEFAULT_MAX_STREAMS_PER_CONNECTION
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # rpc_bench.py, when run as a script
 

@@ -19,7 +19,7 @@ The expected answers are worked out here, not echoed from the engine:
 - the pairs are counted by the documented rule (identical tiles, an okey with
   the lowest singles, the two okeys together where `wild_pairs` allows).
 
-Building the file then asks the engine (server/okey_rules/opening.py) and
+Building the file then asks the engine (server/okey_rules/search/opening.py) and
 stops, showing both, where any field differs. The two racks from a seeded
 Okey 101 deal are too big to work out by hand: their melds are the engine's,
 pinned only once each meld passes the rulebook, the melds and the tiles left
@@ -49,15 +49,15 @@ from pathlib import Path
 from typing import Any
 
 import vector_json
-from okey_rules.deal import deal
+from okey_rules.dealing.deal import deal
 from okey_rules.errors import InvalidInputError
-from okey_rules.opening import (
+from okey_rules.rulebook import HIGH_ONE, OPENING_PAIRS, OPENING_POINTS, is_run, is_set, run_numbers
+from okey_rules.ruleset import Game, Ruleset, preset
+from okey_rules.search.opening import (
     MeldOpening,
     PairsOpening,
     best_openings,
 )
-from okey_rules.rulebook import HIGH_ONE, OPENING_PAIRS, OPENING_POINTS, is_run, is_set, run_numbers
-from okey_rules.ruleset import Game, Ruleset, preset
 from okey_rules.tiles import (
     FALSE_JOKER_FACE,
     NUMBERS,

@@ -34,19 +34,17 @@ from pathlib import Path
 from typing import Any
 
 import vector_json as vj
-from okey_rules.deal import deal
-from okey_rules.deal_fairness import seeded_deal_id
-from okey_rules.deal_stacked import stacked_deal
+from okey_rules.dealing.deal import deal
+from okey_rules.dealing.deal_fairness import seeded_deal_id
+from okey_rules.dealing.deal_stacked import stacked_deal
 from okey_rules.errors import InvalidInputError
-from okey_rules.game import apply_move, legal_moves, replay, start_round
-from okey_rules.game101 import apply_move_101, legal_moves_101, replay_101, start_round_101
-from okey_rules.game101_types import Move101, Move101Kind, State101
-from okey_rules.game_types import GameState, Move, MoveKind
-from okey_rules.game_view import player_view
-from okey_rules.hand import check_hand
-from okey_rules.hand_types import WinKind
+from okey_rules.play.game import apply_move, legal_moves, replay, start_round
+from okey_rules.play.game101 import apply_move_101, legal_moves_101, replay_101, start_round_101
+from okey_rules.play.game101_types import Move101, Move101Kind, State101
+from okey_rules.play.game_types import GameState, Move, MoveKind
+from okey_rules.play.game_view import player_view
 from okey_rules.ruleset import ColourDouble, Game, Ruleset, ScoringMode, preset
-from okey_rules.scoring import (
+from okey_rules.scores.scoring import (
     check_scorable,
     check_table_size,
     next_dealer,
@@ -56,8 +54,10 @@ from okey_rules.scoring import (
     seats_in_game,
     start_table,
 )
-from okey_rules.scoring101 import score_round_101
-from okey_rules.scoring_types import RoundResult, Table
+from okey_rules.scores.scoring101 import score_round_101
+from okey_rules.scores.scoring_types import RoundResult, Table
+from okey_rules.search.hand import check_hand
+from okey_rules.search.hand_types import WinKind
 from okey_rules.tiles import TILE_OF_CODE, Color, okey_for
 
 Json = dict[str, Any]

@@ -16,7 +16,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from okey_rules.game101_types import (
+from okey_rules.play.game101_types import (
     Event101,
     Event101Kind,
     Move101,
@@ -26,11 +26,11 @@ from okey_rules.game101_types import (
     State101,
     TableMeld,
 )
-from okey_rules.game_types import Event, EventKind, GameState, Move, Outcome, Phase
-from okey_rules.game_view import PlayerView, sees_whole_pile
+from okey_rules.play.game_types import Event, EventKind, GameState, Move, Outcome, Phase
+from okey_rules.play.game_view import PlayerView, sees_whole_pile
 from okey_rules.rulebook import is_wild
 from okey_rules.ruleset import Ruleset
-from okey_rules.scoring_types import RoundScore
+from okey_rules.scores.scoring_types import RoundScore
 from okey_rules.tiles import FACES, TILE_OF_CODE
 
 Json = dict[str, Any]

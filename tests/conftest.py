@@ -17,9 +17,9 @@ from typing import Any, TypeVar
 
 import grpc
 import pytest
-from okey_server.config import Config
-from okey_server.logging_setup import configure_logging
-from okey_server.server import create_server
+from okey_server.rpc.config import Config
+from okey_server.rpc.logging_setup import configure_logging
+from okey_server.rpc.server import create_server
 
 ROOT = Path(__file__).resolve().parent.parent
 OKEY_SERVER = ROOT / ".venv" / "bin" / "okey-server"

@@ -3,7 +3,7 @@
 Read this module to learn what the engine decides; each function cites the
 section of docs/rules.md it states. Tiles are `Tile` objects and the okey is
 given beside them; there are no packed integers, tables or shortcuts here.
-The fast engine (`okey_rules.hand` and the search behind it) answers the
+The fast engine (`okey_rules.search.hand` and the search behind it) answers the
 same questions on packed counts, and tests hold it to these predicates. Code
 that judges melds on the table (lay-offs in Okey 101) should call them too.
 
@@ -25,8 +25,8 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
 
-from okey_rules.hand_types import MeldKind, WinKind
 from okey_rules.ruleset import Ruleset
+from okey_rules.search.hand_types import MeldKind, WinKind
 from okey_rules.tiles import NUMBERS, TILE_OF_CODE, Tile
 
 HAND_SIZE = 14

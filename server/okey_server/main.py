@@ -1,8 +1,8 @@
 """`okey-server`: reads the config, serves, drains gracefully on SIGTERM/SIGINT.
 
 With ``--processes N`` (N > 1) this process only supervises: it starts N
-server processes sharing the port (`okey_server.processes`); otherwise it
-serves itself (`okey_server.serving`).
+server processes sharing the port (`okey_server.rpc.processes`); otherwise it
+serves itself (`okey_server.rpc.serving`).
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ from collections.abc import Sequence
 
 import structlog
 
-from okey_server.config import load_config
-from okey_server.logging_setup import configure_logging
-from okey_server.serving import serve
+from okey_server.rpc.config import load_config
+from okey_server.rpc.logging_setup import configure_logging
+from okey_server.rpc.serving import serve
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     config = load_config(argv)
     if config.processes > 1:
-        from okey_server.processes import supervise
+        from okey_server.rpc.processes import supervise
 
         return supervise(config)
     # Configured once, before any RPC: loggers may be cached (cheaper per RPC line).
@@ -39,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # One process keeps its figures in memory: a PROMETHEUS_MULTIPROC_DIR left
     # in the environment would make prometheus-client write files instead.
     os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)  # processes.MULTIPROC_DIR_VARIABLE
-    from okey_server.metrics import RpcMetrics, serve_metrics
+    from okey_server.rpc.metrics import RpcMetrics, serve_metrics
 
     metrics = RpcMetrics()
     try:

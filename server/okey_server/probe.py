@@ -19,7 +19,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from okey_server.config import DEFAULT_PORT
+from okey_server.rpc.config import DEFAULT_PORT
 
 DEFAULT_TIMEOUT_S = 3.0
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from google.protobuf import json_format
 from okey.v1 import scoring_pb2, state_pb2
-from okey_rules.deal_fairness import seeded_deal_id
-from okey_rules.game_types import GameState
-from okey_server.convert_state import classic_state_from_token
-from okey_server.sealing import key_ring
+from okey_rules.dealing.deal_fairness import seeded_deal_id
+from okey_rules.play.game_types import GameState
+from okey_server.wire.convert_state import classic_state_from_token
+from okey_server.wire.sealing import key_ring
 
 OKEY = Path(sys.executable).with_name("okey")
 COMMAND = [str(OKEY)] if OKEY.exists() else [sys.executable, "-m", "okey_cli.main"]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from okey_rules.deal import deal
+from okey_rules.dealing.deal import deal
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import TILE_OF_CODE
 

@@ -17,9 +17,9 @@ import pytest
 from google.protobuf import json_format
 from okey.v1 import deal_pb2, game_pb2, game_pb2_grpc
 from okey_rules import format_tile, preset
-from okey_rules.deal import deal
-from okey_rules.deal_fairness import mixed_seed
-from okey_rules.deal_types import DealMethod, rack_notation
+from okey_rules.dealing.deal import deal
+from okey_rules.dealing.deal_fairness import mixed_seed
+from okey_rules.dealing.deal_types import DealMethod, rack_notation
 from okey_rules.errors import InvalidInputError
 
 pytestmark = pytest.mark.e2e

@@ -21,13 +21,13 @@ import pytest
 from cli_score_helpers import read_saved_state
 from okey.v1 import state_pb2
 from okey_rules import format_tile
-from okey_rules.deal import deal
-from okey_rules.deal_fairness import seeded_deal_id
-from okey_rules.game_types import GameState
+from okey_rules.dealing.deal import deal
+from okey_rules.dealing.deal_fairness import seeded_deal_id
+from okey_rules.play.game_types import GameState
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import TILE_OF_CODE
-from okey_server.convert_state import classic_state_from_token
-from okey_server.sealing import key_ring
+from okey_server.wire.convert_state import classic_state_from_token
+from okey_server.wire.sealing import key_ring
 
 pytestmark = pytest.mark.e2e
 

@@ -18,14 +18,14 @@ import pytest
 from cli_score_helpers import KEY, okey, round_rows, seeded_id
 from google.protobuf import json_format
 from okey.v1 import hand_pb2, scoring_pb2
-from okey_rules.deal import deal
-from okey_rules.game101_types import State101
-from okey_rules.opening import best_opening
+from okey_rules.dealing.deal import deal
+from okey_rules.play.game101_types import State101
 from okey_rules.ruleset import Game, Ruleset
-from okey_rules.scoring101 import score_round_101
-from okey_rules.scoring_types import Table
+from okey_rules.scores.scoring101 import score_round_101
+from okey_rules.scores.scoring_types import Table
+from okey_rules.search.opening import best_opening
 from okey_rules.tiles import TILE_OF_CODE, format_tile, okey_for
-from okey_server.convert_state import state_from_token
+from okey_server.wire.convert_state import state_from_token
 
 pytestmark = pytest.mark.e2e
 

@@ -17,15 +17,15 @@ from pathlib import Path
 
 import pytest
 from cli_score_helpers import KEY, okey, read_game, round_rows, seeded_id
-from okey_rules.game_types import GameState
-from okey_rules.scoring import (
+from okey_rules.play.game_types import GameState
+from okey_rules.scores.scoring import (
     next_dealer,
     result_of_outcome,
     score_round,
     seats_in_game,
     start_table,
 )
-from okey_rules.scoring_types import RoundScore, Table
+from okey_rules.scores.scoring_types import RoundScore, Table
 
 pytestmark = pytest.mark.e2e
 

@@ -3,7 +3,7 @@ docs/rules.md §9).
 
 Every number the CLI prints must be the server's: the tests read the printed
 table back and compare it with the engine's own scoring of the same rounds
-(okey_rules.scoring), and check that bad input names the request field.
+(okey_rules.scores.scoring), and check that bad input names the request field.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from cli_score_helpers import (
     rule_lines_after,
     scores_row,
 )
-from okey_rules.hand_types import WinKind
 from okey_rules.ruleset import ColourDouble, Ruleset, preset
-from okey_rules.scoring import next_dealer, result_of_outcome, score_game, score_round
-from okey_rules.scoring_types import RoundResult, Table
+from okey_rules.scores.scoring import next_dealer, result_of_outcome, score_game, score_round
+from okey_rules.scores.scoring_types import RoundResult, Table
+from okey_rules.search.hand_types import WinKind
 from okey_rules.tiles import Color
 
 pytestmark = pytest.mark.e2e

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from okey_server.config import DEFAULT_GRACE_S, load_config
+from okey_server.rpc.config import DEFAULT_GRACE_S, load_config
 
 pytestmark = pytest.mark.e2e
 
@@ -166,7 +166,7 @@ def test_wheel_builds_from_what_the_build_stage_copies(tmp_path: Path) -> None:
             archive.read(name).decode() for name in names if name.endswith("entry_points.txt")
         )
     for module in ("okey/v1/game_pb2.py", "okey/v1/deal_pb2_grpc.py", "okey_server/main.py",
-                   "okey_server/probe.py", "okey_rules/game.py", "okey_cli/main.py"):
+                   "okey_server/probe.py", "okey_rules/play/game.py", "okey_cli/main.py"):
         assert module in names
     assert re.search(r"^okey-server-probe = okey_server\.probe:main$", entry_points, re.M)
 

@@ -140,7 +140,7 @@ def test_wheel_ships_the_generated_stubs_and_the_license(wheel):
         assert f"okey/v1/{proto}_pb2.pyi" in names
     assert {"okey/__init__.py", "okey/v1/__init__.py", "okey/py.typed"} <= names
     assert "okey_rules/py.typed" in names
-    assert {"okey_server/main.py", "okey_cli/main.py", "okey_rules/game.py"} <= names
+    assert {"okey_server/main.py", "okey_cli/main.py", "okey_rules/play/game.py"} <= names
     # The generator's stamp for `make` is not package content.
     assert not any(name.endswith(".generated") for name in names)
     dist_info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import grpc
 import pytest
 from okey.v1 import deal_pb2, deal_pb2_grpc, game_pb2, game_pb2_grpc
-from okey_server.config import load_config
+from okey_server.rpc.config import load_config
 
 OLD_KEY = "11" * 32
 NEW_KEY = "22" * 32

@@ -14,7 +14,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from okey.v1 import hand_pb2, hand_pb2_grpc
-from okey_server.config import DEFAULT_MAX_RECEIVE_BYTES
+from okey_server.rpc.config import DEFAULT_MAX_RECEIVE_BYTES
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 

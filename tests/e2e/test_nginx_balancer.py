@@ -41,11 +41,11 @@ from okey.v1 import (
     ruleset_pb2,
     state_pb2,
 )
-from okey_rules.deal_fairness import CommittedInputs, commitment_for
-from okey_rules.game_types import Phase
+from okey_rules.dealing.deal_fairness import CommittedInputs, commitment_for
+from okey_rules.play.game_types import Phase
 from okey_rules.tiles import Tile
-from okey_server.convert_state import classic_state_from_token
-from okey_server.convert_tile import tile_to_proto
+from okey_server.wire.convert_state import classic_state_from_token
+from okey_server.wire.convert_tile import tile_to_proto
 
 pytestmark = pytest.mark.e2e
 

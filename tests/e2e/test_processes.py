@@ -16,7 +16,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from metrics_scrape import free_port, listening_ports, scrape, value
 from okey.v1 import deal_pb2, deal_pb2_grpc, game_pb2, game_pb2_grpc, hand_pb2, hand_pb2_grpc
 from okey_rules.errors import InvalidInputError
-from okey_server.convert_state import state_from_token
+from okey_server.wire.convert_state import state_from_token
 
 pytestmark = pytest.mark.e2e
 

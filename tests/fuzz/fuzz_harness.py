@@ -75,7 +75,7 @@ ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "tests" / "conformance"
 OKEY_PACKAGE = "okey.v1"
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
-# The server's default receive limit (okey_server.config.DEFAULT_MAX_RECEIVE_BYTES):
+# The server's default receive limit (okey_server.rpc.config.DEFAULT_MAX_RECEIVE_BYTES):
 # only a body over it may be refused with RESOURCE_EXHAUSTED.
 MAX_RECEIVE_BYTES = 256 * 1024
 # A fixed key so the valid requests (their sealed states) are the same every run.
@@ -97,7 +97,7 @@ MAX_LIVE_MOVES = 400
 # The live committed round's client seeds, one per seat in seat order: CommitSeed binds their
 # hashes, and Deal under the commitment must repeat them exactly.
 CLIENT_SEEDS = ("alice", "bob\u00fc", "çay", "🀄")
-# A sealed token's header (okey_server.sealing): the version byte, then a 4-byte key id.
+# A sealed token's header (okey_server.wire.sealing): the version byte, then a 4-byte key id.
 TOKEN_VERSION = 1
 TOKEN_HEADER_BYTES = 5
 STARTUP_DEADLINE_S = 30.0

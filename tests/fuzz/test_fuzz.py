@@ -25,9 +25,9 @@ from fuzz_harness import (
     server_process,
 )
 from okey.v1 import hand_pb2
-from okey_server import server as server_module
-from okey_server.hand_servicer import HandServicer
-from okey_server.logging_setup import configure_logging
+from okey_server.rpc import server as server_module
+from okey_server.rpc.logging_setup import configure_logging
+from okey_server.services.hand_servicer import HandServicer
 
 SHORT_RUN_S = 8.0
 

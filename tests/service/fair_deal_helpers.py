@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from okey_rules.game import apply_move
-from okey_rules.game_types import Move, MoveKind, Phase
+from okey_rules.play.game import apply_move
+from okey_rules.play.game_types import Move, MoveKind, Phase
 from okey_rules.tiles import Tile
-from okey_server.convert_state import classic_state_from_token, state_token
+from okey_server.wire.convert_state import classic_state_from_token, state_token
 
 
 def play_to_the_end(opening: bytes, key: bytes) -> bytes:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from game_service_helpers import MAX_MOVES, PlayedRound, Position, Table, position, same_face
 from okey.v1 import game_pb2, state_pb2, tile_pb2
-from okey_rules.game101_types import Move101, Move101Kind, State101
+from okey_rules.play.game101_types import Move101, Move101Kind, State101
 from okey_rules.tiles import FACES
-from okey_server.convert_state import state_from_token, state_token
+from okey_server.wire.convert_state import state_from_token, state_token
 
 # The engine tests' positions (game101_support: racks, bank, table melds from notation),
 # re-exported here: the service tests' directory alone is on the path when they run alone.

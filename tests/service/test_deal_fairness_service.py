@@ -14,9 +14,9 @@ import pytest
 from fair_deal_helpers import play_to_the_end
 from game_service_helpers import Table
 from okey.v1 import deal_pb2, deal_pb2_grpc, ruleset_pb2, state_pb2
-from okey_rules.deal import deal
-from okey_rules.deal_fairness import CommittedInputs, commitment_for
-from okey_rules.deal_types import DealMethod
+from okey_rules.dealing.deal import deal
+from okey_rules.dealing.deal_fairness import CommittedInputs, commitment_for
+from okey_rules.dealing.deal_types import DealMethod
 from service_helpers import code_of, codes_of, decode_error
 
 pytestmark = pytest.mark.service
@@ -77,7 +77,7 @@ def documented_commitment(seed: str, inputs: deal_pb2.CommittedInputs) -> str:
 
 
 def engine_inputs(inputs: deal_pb2.CommittedInputs) -> CommittedInputs:
-    """The revealed inputs as okey_rules.deal_fairness takes them."""
+    """The revealed inputs as okey_rules.dealing.deal_fairness takes them."""
     return CommittedInputs(
         game=GAME_NAMES[inputs.game],
         player_count=inputs.player_count,

@@ -11,12 +11,12 @@ from fair_deal_helpers import play_to_the_end
 from game_service_helpers import Table
 from okey.v1 import deal_pb2, deal_pb2_grpc, game_pb2, ruleset_pb2, state_pb2, tile_pb2
 from okey_rules import Ruleset, format_tile, preset
-from okey_rules.deal import deal
-from okey_rules.deal_types import DealMethod
+from okey_rules.dealing.deal import deal
+from okey_rules.dealing.deal_types import DealMethod
+from okey_rules.dealing.shuffle import shuffled_codes
 from okey_rules.errors import InvalidInputError
-from okey_rules.game101_types import State101
-from okey_rules.shuffle import shuffled_codes
-from okey_server.convert_state import state_from_token
+from okey_rules.play.game101_types import State101
+from okey_server.wire.convert_state import state_from_token
 from service_helpers import code_of, codes_of, decode_error, notation_of
 
 pytestmark = pytest.mark.service

@@ -43,8 +43,8 @@ from okey.v1 import (
     state_pb2,
     tile_pb2,
 )
-from okey_rules.game101 import legal_moves_101
-from okey_rules.game101_types import (
+from okey_rules.play.game101 import legal_moves_101
+from okey_rules.play.game101_types import (
     Illegal101,
     Move101,
     Move101Kind,
@@ -53,7 +53,7 @@ from okey_rules.game101_types import (
     State101,
 )
 from okey_rules.tiles import TILE_COUNT
-from okey_server.convert_state import state_token
+from okey_server.wire.convert_state import state_token
 from service_helpers import code_of, codes_of, decode_error, notation_of
 
 pytestmark = pytest.mark.service

@@ -19,9 +19,9 @@ from game_service_helpers import (
 )
 from game_support import PLAY_ON, UNTIMED, arrange, code, codes, start, waiting_on_last_discard
 from okey.v1 import deal_pb2, game_pb2, ruleset_pb2, state_pb2, tile_pb2
-from okey_rules.game_types import GameState, IllegalReason
+from okey_rules.play.game_types import GameState, IllegalReason
 from okey_rules.tiles import TILE_COUNT
-from okey_server.convert_state import classic_state_from_token, state_token
+from okey_server.wire.convert_state import classic_state_from_token, state_token
 from service_helpers import codes_of, decode_error
 
 pytestmark = pytest.mark.service

@@ -11,8 +11,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
-from okey_server.rpc_wrapper import Activity
-from okey_server.server import SERVICES, drain
+from okey_server.rpc.rpc_wrapper import Activity
+from okey_server.rpc.server import SERVICES, drain
 
 pytestmark = pytest.mark.service
 

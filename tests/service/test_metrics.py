@@ -13,8 +13,8 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from metrics_scrape import scrape, value
 from okey.v1 import hand_pb2, hand_pb2_grpc
-from okey_server.config import Config
-from okey_server.metrics import (
+from okey_server.rpc.config import Config
+from okey_server.rpc.metrics import (
     HANDLED,
     LATENCY_BUCKETS,
     MetricsServer,
@@ -22,8 +22,8 @@ from okey_server.metrics import (
     serve_metrics,
     split_method,
 )
-from okey_server.rpc_wrapper import CallLog, RpcWrapperInterceptor, _call_log
-from okey_server.server import create_server
+from okey_server.rpc.rpc_wrapper import CallLog, RpcWrapperInterceptor, _call_log
+from okey_server.rpc.server import create_server
 
 pytestmark = pytest.mark.service
 

@@ -11,10 +11,10 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from okey.v1 import hand_pb2, hand_pb2_grpc
-from okey_server import rpc_wrapper
-from okey_server.config import Config
-from okey_server.rpc_wrapper import Activity
-from okey_server.server import create_health_server, drain, server_options
+from okey_server.rpc import rpc_wrapper
+from okey_server.rpc.config import Config
+from okey_server.rpc.rpc_wrapper import Activity
+from okey_server.rpc.server import create_health_server, drain, server_options
 
 pytestmark = pytest.mark.service
 

@@ -13,9 +13,9 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
 from okey.v1 import hand_pb2, hand_pb2_grpc
-from okey_server.config import Config
-from okey_server.rpc_wrapper import Activity
-from okey_server.server import ServerStartError, create_server, drain
+from okey_server.rpc.config import Config
+from okey_server.rpc.rpc_wrapper import Activity
+from okey_server.rpc.server import ServerStartError, create_server, drain
 
 pytestmark = pytest.mark.service
 

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Iterator
 import grpc
 import pytest
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
-from okey_server.rpc_wrapper import RpcWrapperInterceptor
+from okey_server.rpc.rpc_wrapper import RpcWrapperInterceptor
 from service_helpers import captured_info_logs
 
 pytestmark = pytest.mark.service

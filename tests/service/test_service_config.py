@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from okey_server.config import (
+from okey_server.rpc.config import (
     DEFAULT_PORT,
     MIN_SIGNING_KEY_BYTES,
     SIGNING_KEY_BYTES,

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import grpc
 import pytest
 from okey.v1 import deal_pb2, deal_pb2_grpc, hand_pb2, hand_pb2_grpc
-from okey_server.errors import DESCRIPTION_CHARS, bounded_description
+from okey_server.rpc.errors import DESCRIPTION_CHARS, bounded_description
 from service_helpers import decode_error
 
 pytestmark = pytest.mark.service

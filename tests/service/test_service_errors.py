@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Iterator
 import grpc
 import pytest
 from okey_rules.errors import InvalidInputError, NotationError
-from okey_server.rpc_wrapper import RpcWrapperInterceptor, wrap_handler
+from okey_server.rpc.rpc_wrapper import RpcWrapperInterceptor, wrap_handler
 from service_helpers import captured_info_logs, decode_error
 
 pytestmark = pytest.mark.service
@@ -160,7 +160,7 @@ def test_streaming_handler_sends_its_items_then_the_error(probe: grpc.Channel) -
 def test_every_error_info_reason_is_an_error_reason_enum_name() -> None:
     """okey.v1.ErrorReason: clients switch on the reason, so each one is in the enum."""
     from okey.v1 import errors_pb2
-    from okey_server import errors
+    from okey_server.rpc import errors
 
     names = set(errors_pb2.ErrorReason.keys()) - {"ERROR_REASON_UNSPECIFIED"}
     assert {*errors.REASONS.values(), errors.DEFAULT_REASON} <= names

@@ -6,7 +6,7 @@ import grpc
 import pytest
 from okey.v1 import hand_pb2, hand_pb2_grpc, ruleset_pb2
 from okey_rules import okey_for, parse_tile, parse_tiles, preset
-from okey_rules.hand import check_hand, winning_discards
+from okey_rules.search.hand import check_hand, winning_discards
 from service_helpers import decode_error, notation_of, pb_tile, pb_tiles
 
 pytestmark = pytest.mark.service

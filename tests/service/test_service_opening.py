@@ -1,6 +1,6 @@
 """HandService/BestOpening through a real server: Okey 101 openings (docs/okey101.md, hand.proto).
 
-The servicer only translates: its answers are held to okey_rules.opening's on
+The servicer only translates: its answers are held to okey_rules.search.opening's on
 hand-built and seeded random racks; the request's forms (tiles or notation,
 indicator or okey), the ruleset's default (Okey 101) and every refusal are
 checked through the wire.
@@ -14,7 +14,7 @@ import grpc
 import pytest
 from okey.v1 import hand_pb2, hand_pb2_grpc, ruleset_pb2, tile_pb2
 from okey_rules import okey_for, parse_tile, parse_tiles, preset
-from okey_rules.opening import best_opening, best_pairs_opening
+from okey_rules.search.opening import best_opening, best_pairs_opening
 from okey_rules.tiles import TILE_COUNT, TILE_OF_CODE, format_tile, format_tiles, indicator_for
 from service_helpers import decode_error, notation_of, pb_tile, pb_tiles
 

@@ -12,7 +12,7 @@ import tls_certs
 from okey.v1 import hand_pb2, hand_pb2_grpc
 from okey_cli import rpc
 from okey_cli.errors import EXIT_BAD_INPUT, CliError
-from okey_server.rpc_wrapper import Activity
+from okey_server.rpc.rpc_wrapper import Activity
 
 pytestmark = pytest.mark.service
 

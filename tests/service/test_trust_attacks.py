@@ -20,7 +20,7 @@ import pytest
 from google.protobuf.message import Message
 from okey.internal.v1 import round_state_pb2
 from okey.v1 import deal_pb2, deal_pb2_grpc, game_pb2, game_pb2_grpc, ruleset_pb2, state_pb2
-from okey_server.sealing import STATE, unseal
+from okey_server.wire.sealing import STATE, unseal
 from service_helpers import Violation, decode_error
 
 pytestmark = pytest.mark.service

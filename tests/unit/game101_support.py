@@ -15,9 +15,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from okey_rules.deal import deal
-from okey_rules.game101 import apply_move_101, start_round_101
-from okey_rules.game101_types import (
+from okey_rules.dealing.deal import deal
+from okey_rules.play.game101 import apply_move_101, start_round_101
+from okey_rules.play.game101_types import (
     Event101Kind,
     Laid,
     Move101,
@@ -30,9 +30,9 @@ from okey_rules.game101_types import (
     State101,
     TableMeld,
 )
-from okey_rules.hand_types import MeldKind
 from okey_rules.rulebook import is_wild, plays_as, table_meld_kind
 from okey_rules.ruleset import Game, Ruleset
+from okey_rules.search.hand_types import MeldKind
 from okey_rules.tiles import FACES, TILE_COUNT, TILE_OF_CODE, format_tile, okey_for, parse_tile
 
 RULES_101 = Ruleset(game=Game.OKEY_101)

@@ -12,9 +12,9 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from okey_rules.deal import deal
-from okey_rules.game import apply_move, check_playable, legal_moves, start_round
-from okey_rules.game_types import (
+from okey_rules.dealing.deal import deal
+from okey_rules.play.game import apply_move, check_playable, legal_moves, start_round
+from okey_rules.play.game_types import (
     EventKind,
     GameState,
     Move,

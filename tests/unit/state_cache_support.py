@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from okey_rules.game101_types import State101
-from okey_rules.game_types import GameState
-from okey_server.convert_state import state_from_token, state_token
+from okey_rules.play.game101_types import State101
+from okey_rules.play.game_types import GameState
+from okey_server.wire.convert_state import state_from_token, state_token
 
 KEY = b"sealed round trip key, 32 bytes!"
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from okey_rules import rulebook
-from okey_rules.hand import check_hand, winning_discards
-from okey_rules.hand_types import Arrangement, Meld, MeldKind, Placed, WinKind
 from okey_rules.ruleset import Game, Ruleset, preset
+from okey_rules.search.hand import check_hand, winning_discards
+from okey_rules.search.hand_types import Arrangement, Meld, MeldKind, Placed, WinKind
 from okey_rules.tiles import Tile, okey_for, parse_tile, parse_tiles
 from strategies import built_hands
 

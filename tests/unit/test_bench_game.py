@@ -63,7 +63,7 @@ def test_measured_move_is_a_legal_discard_by_the_seat_on_turn(channel, mid):
 
 
 def test_requests_carry_the_state_as_the_server_sealed_it(mid):
-    """The state is the opaque token the server issued (okey_server.sealing: version byte 1,
+    """The state is the opaque token the server issued (okey_server.wire.sealing: version byte 1,
     4-byte key id, then AES-SIV's 16-byte tag and the ciphertext), passed back untouched."""
     assert isinstance(mid.state, bytes)
     assert mid.state[0] == 1

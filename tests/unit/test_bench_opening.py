@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from okey.v1 import hand_pb2
 from okey_rules import preset
-from okey_rules.opening import check_rack
-from okey_server.convert_opening import opening_inputs
+from okey_rules.search.opening import check_rack
+from okey_server.wire.convert_opening import opening_inputs
 
 BENCH = str(Path(__file__).resolve().parents[2] / "bench")
 OKEY_101 = preset("101")

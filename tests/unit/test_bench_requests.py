@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from okey.v1 import hand_pb2
-from okey_server.check_hand_request import request_inputs
+from okey_server.services.check_hand_request import request_inputs
 
 BENCH = str(Path(__file__).resolve().parents[2] / "bench")
 

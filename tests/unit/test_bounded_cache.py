@@ -36,7 +36,7 @@ def test_get_and_clear():
 
 
 def test_every_engine_table_is_a_bounded_cache():
-    from okey_rules import arrange, meld_table, melds
+    from okey_rules.search import arrange, meld_table, melds
 
     tables = [*melds._choices, *melds._skips, arrange._JOINED, arrange._built, arrange._built_pairs]
     tables += [cache for per_option in meld_table.candidate_cache for cache in per_option]

@@ -4,7 +4,7 @@ stops the start with exit 2 and a message naming the flag or variable."""
 from __future__ import annotations
 
 import pytest
-from okey_server.config import (
+from okey_server.rpc.config import (
     DEFAULT_MAX_CONNECTION_AGE_S,
     DEFAULT_MAX_STREAMS_PER_CONNECTION,
     DEFAULT_RECEIVE_TIMEOUT_S,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import tls_certs
-from okey_server.config import load_config
+from okey_server.rpc.config import load_config
 
 
 @pytest.fixture(scope="module")

@@ -15,10 +15,10 @@ from pathlib import Path
 from google.protobuf.descriptor import Descriptor
 from hypothesis import given, settings
 from okey.v1 import hand_pb2
-from okey_rules.hand import check_hand, winning_discards
-from okey_rules.hand_types import Arrangement
+from okey_rules.search.hand import check_hand, winning_discards
+from okey_rules.search.hand_types import Arrangement
 from okey_rules.tiles import indicator_for
-from okey_server.convert_hand import (
+from okey_server.wire.convert_hand import (
     MELD_KIND_TO_PROTO,
     WIN_KIND_TO_PROTO,
     WRITTEN_FIELDS,
@@ -26,7 +26,7 @@ from okey_server.convert_hand import (
     discards_answer,
     hand_answer,
 )
-from okey_server.convert_tile import tile_to_proto
+from okey_server.wire.convert_tile import tile_to_proto
 from strategies import built_hands
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,8 +9,8 @@ import dataclasses
 import pytest
 from game101_support import after, arranged, lay_off, take
 from okey_rules.errors import InvalidInputError
-from okey_rules.game101_types import Move101, Move101Kind, Outcome101, Penalty, Phase101
-from okey_server.convert_state import classic_state_from_token, state_from_token, state_token
+from okey_rules.play.game101_types import Move101, Move101Kind, Outcome101, Penalty, Phase101
+from okey_server.wire.convert_state import classic_state_from_token, state_from_token, state_token
 
 KEY = b"state 101 round trip test key.."
 

@@ -7,10 +7,10 @@ import importlib
 
 import pytest
 from okey_rules import Game, Ruleset, format_tile, okey_for, preset
-from okey_rules.deal import deal, deal_from_order
-from okey_rules.deal_types import DealMethod, rack_notation, sorted_codes
+from okey_rules.dealing.deal import deal, deal_from_order
+from okey_rules.dealing.deal_types import DealMethod, rack_notation, sorted_codes
+from okey_rules.dealing.shuffle import shuffled_codes
 from okey_rules.errors import InvalidInputError
-from okey_rules.shuffle import shuffled_codes
 
 OKEY_101 = preset("101")
 FORMAL = DealMethod.FORMAL
@@ -161,8 +161,8 @@ def test_explicit_order_must_be_a_permutation_of_the_106_codes():
         deal_from_order([0] * 106)
 
 
-@pytest.mark.parametrize("module", ["okey_rules.deal", "okey_rules.shuffle",
-                                    "okey_rules.deal_fairness"])
+@pytest.mark.parametrize("module", ["okey_rules.dealing.deal", "okey_rules.dealing.shuffle",
+                                    "okey_rules.dealing.deal_fairness"])
 def test_module_doctests_hold(module):
     results = doctest.testmod(importlib.import_module(module))
     assert results.attempted > 0

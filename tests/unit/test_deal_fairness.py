@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from okey_rules.deal_fairness import (
+from okey_rules.dealing.deal_fairness import (
     CommitmentMismatchError,
     CommittedInputs,
     check_committed_client_seeds,
@@ -23,8 +23,8 @@ from okey_rules.deal_fairness import (
 )
 from okey_rules.errors import InvalidInputError
 from okey_rules.ruleset import Ruleset
-from okey_server.deal_request import Commitment, open_deal_id, seal_deal_id
-from okey_server.sealing import REASON_UNKNOWN_KEY, KeyRing, TokenError
+from okey_server.services.deal_request import Commitment, open_deal_id, seal_deal_id
+from okey_server.wire.sealing import REASON_UNKNOWN_KEY, KeyRing, TokenError
 
 KEY = bytes(range(32))
 SEED = "42"
@@ -315,7 +315,7 @@ def test_what_is_not_a_sealed_deal_id_is_refused_naming_the_field(deal_id):
 
 def test_a_deal_id_of_another_key_is_refused_as_an_unknown_key():
     """Instances of one table must share the signing key (or list it as a previous key)."""
-    from okey_server.deal_request import open_deal_id, seal_deal_id
+    from okey_server.services.deal_request import open_deal_id, seal_deal_id
     foreign = seal_deal_id(b"another signing key", _committed())
     with pytest.raises(TokenError) as error:
         open_deal_id(KEY, foreign)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from okey_rules import Ruleset, format_tile, parse_tile
-from okey_rules.deal import deal, deal_from_order
-from okey_rules.deal_types import DealMethod
+from okey_rules.dealing.deal import deal, deal_from_order
+from okey_rules.dealing.deal_types import DealMethod
 from okey_rules.errors import InvalidInputError
 from okey_rules.tiles import Tile
 

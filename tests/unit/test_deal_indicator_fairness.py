@@ -17,9 +17,9 @@ from fractions import Fraction
 
 import pytest
 from okey_rules import Ruleset, preset
-from okey_rules.deal import deal, deal_from_order
+from okey_rules.dealing.deal import deal, deal_from_order
+from okey_rules.dealing.shuffle import shuffled_codes
 from okey_rules.errors import InvalidInputError
-from okey_rules.shuffle import shuffled_codes
 
 FALSE_JOKERS = (52, 105)
 PLACES = 105  # the 106 tiles but the indicator

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from okey_rules import Ruleset, preset
-from okey_rules.deal import deal
-from okey_rules.deal_types import DealMethod
+from okey_rules.dealing.deal import deal
+from okey_rules.dealing.deal_types import DealMethod
 
 seeds = st.text(min_size=1, max_size=40)
 

@@ -1,16 +1,16 @@
-"""Stacked deals (okey_rules.deal_stacked; deal.proto, StackedDeal): a position given tile by
-tile is accepted only when a deal could hold it: one rack per seat of the right size (the
-seat that moves first 15, others 14; Okey 101: the dealer 22, others 21), each of the 106
-tiles exactly once (copy indexes matter), a real indicator, and the wall ending with the
-indicator exactly when the ruleset's indicator_drawable_last says so. Every refusal names
-the field at fault."""
+"""Stacked deals (okey_rules.dealing.deal_stacked; deal.proto, StackedDeal): a position
+given tile by tile is accepted only when a deal could hold it: one rack per seat of the
+right size (the seat that moves first 15, others 14; Okey 101: the dealer 22, others 21),
+each of the 106 tiles exactly once (copy indexes matter), a real indicator, and the wall
+ending with the indicator exactly when the ruleset's indicator_drawable_last says so.
+Every refusal names the field at fault."""
 
 from __future__ import annotations
 
 import pytest
-from okey_rules.deal import deal
-from okey_rules.deal_stacked import stacked_deal
-from okey_rules.deal_types import Deal, DealMethod
+from okey_rules.dealing.deal import deal
+from okey_rules.dealing.deal_stacked import stacked_deal
+from okey_rules.dealing.deal_types import Deal, DealMethod
 from okey_rules.errors import InvalidInputError
 from okey_rules.ruleset import Game, Ruleset
 from okey_rules.tiles import FACES, FALSE_JOKER_FACE, Tile

@@ -23,25 +23,25 @@ import pytest
 from google.protobuf.json_format import MessageToDict
 from google.rpc import error_details_pb2, status_pb2
 from okey.v1 import deal_pb2, state_pb2
-from okey_rules.deal import deal
-from okey_rules.deal_fairness import (
+from okey_rules.dealing.deal import deal
+from okey_rules.dealing.deal_fairness import (
     CommittedInputs,
     client_seed_hash,
     commitment_for,
     mixed_seed,
     seeded_deal_id,
 )
-from okey_rules.deal_types import DealMethod, rack_notation
+from okey_rules.dealing.deal_types import DealMethod, rack_notation
 from okey_rules.errors import InvalidInputError
 from okey_rules.ruleset import preset
 from okey_rules.tiles import Tile, okey_for
-from okey_server.config import Config, parse_signing_key
-from okey_server.convert_state import state_from_token
-from okey_server.convert_tile import tile_messages
-from okey_server.deal_request import open_deal_id
-from okey_server.deal_servicer import DealServicer
-from okey_server.errors import invalid_input_status
-from okey_server.sealing import REASON_UNKNOWN_KEY, KeyRing, SealingKey, TokenError
+from okey_server.rpc.config import Config, parse_signing_key
+from okey_server.rpc.errors import invalid_input_status
+from okey_server.services.deal_request import open_deal_id
+from okey_server.services.deal_servicer import DealServicer
+from okey_server.wire.convert_state import state_from_token
+from okey_server.wire.convert_tile import tile_messages
+from okey_server.wire.sealing import REASON_UNKNOWN_KEY, KeyRing, SealingKey, TokenError
 
 ROOT = Path(__file__).resolve().parents[2]
 DEALING = (ROOT / "docs" / "dealing.md").read_text(encoding="utf-8")

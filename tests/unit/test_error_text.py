@@ -5,7 +5,7 @@ message and score line the engine, the server and the CLI write is UTF-8 text as
 The messages are found in the sources themselves: every string given to an exception
 (InvalidInputError, CliError, ...), to an illegal-move result (`_illegal`) or to a score
 line (`_line`, ScoreLine). Each is checked as written and as the server would send it
-in a status (okey_server.errors). tests/service/test_scoring_requests.py and
+in a status (okey_server.rpc.errors). tests/service/test_scoring_requests.py and
 tests/e2e/test_cli_score.py follow one such message through gRPC and the CLI.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from google.rpc import error_details_pb2, status_pb2
 from okey_rules.errors import InvalidInputError
-from okey_server.errors import bounded_description, invalid_input_status
+from okey_server.rpc.errors import bounded_description, invalid_input_status
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [
@@ -97,8 +97,8 @@ def test_the_scan_finds_the_messages() -> None:
     lines and the CLI's, among them the ones that say gösterme."""
     places = {m.where.split(":")[0] for m in MESSAGES}
     assert len(MESSAGES) > 200
-    assert {"server/okey_rules/scoring.py", "server/okey_rules/game.py",
-            "server/okey_server/convert_scoring.py",
+    assert {"server/okey_rules/scores/scoring.py", "server/okey_rules/play/game.py",
+            "server/okey_server/wire/convert_scoring.py",
             "clients/python/okey_cli/score_cmd.py"} <= places
     assert sum("gösterme" in m.text for m in MESSAGES) >= 3
 
@@ -106,7 +106,7 @@ def test_the_scan_finds_the_messages() -> None:
 @pytest.mark.parametrize("message", MESSAGES, ids=lambda m: m.where)
 def test_a_message_is_text_as_written_and_as_the_server_sends_it(message: Message) -> None:
     """No letter is written as an escape nor formatted with !a (ascii()); through the
-    server's error path (okey_server.errors) the text stays as written, in the status
+    server's error path (okey_server.rpc.errors) the text stays as written, in the status
     message and in the BadRequest details: whole, or cut short when long."""
     assert not ESCAPE.search(message.text), message.text
     assert not message.ascii_conversion

@@ -23,7 +23,7 @@ from game101_support import (
     start101,
     take,
 )
-from okey_rules.game101_types import Illegal101, Move101, Move101Kind, Phase101, State101
+from okey_rules.play.game101_types import Illegal101, Move101, Move101Kind, Phase101, State101
 
 RUNS_92 = ("R10 R11 R12 R13", "Y10 Y11 Y12 Y13")
 OPENED = [(1, "B1 B2 B3")]  # seat 1 opened with this run, meld 0

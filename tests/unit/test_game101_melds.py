@@ -26,8 +26,8 @@ from game101_support import (
     play101,
     refused101,
 )
-from okey_rules.game101 import apply_move_101
-from okey_rules.game101_types import (
+from okey_rules.play.game101 import apply_move_101
+from okey_rules.play.game101_types import (
     Event101Kind,
     Illegal101,
     Move101,
@@ -37,7 +37,7 @@ from okey_rules.game101_types import (
     Phase101,
     State101,
 )
-from okey_rules.hand_types import MeldKind
+from okey_rules.search.hand_types import MeldKind
 
 # 46 + 46 points of runs: with a set of three 3s exactly 101, of four 2s 100.
 RUNS_92 = ("R10 R11 R12 R13", "Y10 Y11 Y12 Y13")

@@ -20,7 +20,7 @@ from game101_support import (
     start101,
     swap101,
 )
-from okey_rules.game101_types import (
+from okey_rules.play.game101_types import (
     Event101Kind,
     Move101,
     Move101Kind,

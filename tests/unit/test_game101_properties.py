@@ -30,9 +30,9 @@ from game101_support import (
 )
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from okey_rules.deal import deal
-from okey_rules.game101 import apply_move_101, start_round_101
-from okey_rules.game101_types import (
+from okey_rules.dealing.deal import deal
+from okey_rules.play.game101 import apply_move_101, start_round_101
+from okey_rules.play.game101_types import (
     Event101Kind,
     Move101,
     Move101Kind,
@@ -43,8 +43,8 @@ from okey_rules.game101_types import (
     State101,
     TableMeld,
 )
-from okey_rules.hand_types import MeldKind
 from okey_rules.rulebook import plays_as
+from okey_rules.search.hand_types import MeldKind
 from okey_rules.tiles import FACES, NUMBERS, TILE_COUNT, TILE_OF_CODE, Tile
 from state_cache_support import assert_sealed_round_trip
 

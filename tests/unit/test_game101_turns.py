@@ -26,10 +26,10 @@ from game101_support import (
     start101,
     take,
 )
-from okey_rules.deal import deal
+from okey_rules.dealing.deal import deal
 from okey_rules.errors import InvalidInputError
-from okey_rules.game101 import apply_move_101, start_round_101
-from okey_rules.game101_types import (
+from okey_rules.play.game101 import apply_move_101, start_round_101
+from okey_rules.play.game101_types import (
     Event101Kind,
     Illegal101,
     Move101,

@@ -15,10 +15,10 @@ from game101_support import (
     open_melds,
     refused101,
 )
-from okey_rules.deal import deal
-from okey_rules.deal_types import Deal
-from okey_rules.game101 import apply_move_101, start_round_101
-from okey_rules.game101_types import (
+from okey_rules.dealing.deal import deal
+from okey_rules.dealing.deal_types import Deal
+from okey_rules.play.game101 import apply_move_101, start_round_101
+from okey_rules.play.game101_types import (
     Event101Kind,
     Illegal101,
     Move101,
@@ -30,8 +30,8 @@ from okey_rules.game101_types import (
     State101,
 )
 from okey_rules.ruleset import PRESETS, Ruleset
-from okey_rules.scoring101 import score_round_101
-from okey_rules.scoring_types import ScoreRule
+from okey_rules.scores.scoring101 import score_round_101
+from okey_rules.scores.scoring_types import ScoreRule
 
 OKEY_101 = PRESETS["101"]
 # Worth 46 + 46 + 12 = 104 with the K13 indicator (okey K1).

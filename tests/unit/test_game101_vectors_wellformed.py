@@ -24,8 +24,8 @@ import pytest
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from okey.v1 import game_pb2, scoring_pb2, tile_pb2
-from okey_rules.game101 import apply_move_101, replay_101
-from okey_rules.game101_types import (
+from okey_rules.play.game101 import apply_move_101, replay_101
+from okey_rules.play.game101_types import (
     Event101Kind,
     Illegal101,
     Move101Kind,
@@ -34,8 +34,8 @@ from okey_rules.game101_types import (
     State101,
 )
 from okey_rules.ruleset import Game
-from okey_server.convert_game101 import move_101_from_proto
-from okey_server.deal_request import deal_for_request
+from okey_server.services.deal_request import deal_for_request
+from okey_server.wire.convert_game101 import move_101_from_proto
 from vector_support import assert_derived
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,10 +9,10 @@ from __future__ import annotations
 import dataclasses
 
 from game101_support import arranged, start101
-from okey_rules.game101_types import Outcome101, Phase101, RoundEnd101
-from okey_rules.game101_view import player_view_101
-from okey_rules.scoring101 import next_deal_101
-from okey_rules.scoring_types import RoundScore, Table
+from okey_rules.play.game101_types import Outcome101, Phase101, RoundEnd101
+from okey_rules.play.game101_view import player_view_101
+from okey_rules.scores.scoring101 import next_deal_101
+from okey_rules.scores.scoring_types import RoundScore, Table
 
 
 def test_a_seat_sees_its_rack_and_only_the_sizes_of_the_others():

@@ -23,8 +23,8 @@ from game_support import (
     to_last_wall_tile,
     without,
 )
-from okey_rules.game import apply_move, gosterme_window_open, legal_moves
-from okey_rules.game_types import EventKind, IllegalReason, Move, MoveKind, Phase
+from okey_rules.play.game import apply_move, gosterme_window_open, legal_moves
+from okey_rules.play.game_types import EventKind, IllegalReason, Move, MoveKind, Phase
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FACES
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 from game_support import NOW, arrange, code, codes, draw, give, play, refused, start, tile
-from okey_rules.game import apply_move, legal_moves
-from okey_rules.game_types import EventKind, IllegalReason, Move, MoveKind
+from okey_rules.play.game import apply_move, legal_moves
+from okey_rules.play.game_types import EventKind, IllegalReason, Move, MoveKind
 from okey_rules.ruleset import PRESETS, Game, Ruleset
 
 # Indicator B13: the okey is B1. R1-R4, Y5-Y7, K9-K12 and R8 Y8 B8 win.

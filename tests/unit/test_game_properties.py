@@ -24,10 +24,10 @@ from game_support import (
 )
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from okey_rules.deal import deal
-from okey_rules.deal_types import DealMethod
-from okey_rules.game import apply_move, legal_moves, replay, start_round
-from okey_rules.game_types import (
+from okey_rules.dealing.deal import deal
+from okey_rules.dealing.deal_types import DealMethod
+from okey_rules.play.game import apply_move, legal_moves, replay, start_round
+from okey_rules.play.game_types import (
     MOVES_WITH_TILE,
     Event,
     EventKind,

@@ -8,8 +8,8 @@ import random
 import pytest
 from game_support import NOW, play, random_round, start, tile
 from okey_rules.errors import InvalidInputError
-from okey_rules.game import apply_move, replay
-from okey_rules.game_types import Event, IllegalReason, Move, MoveKind
+from okey_rules.play.game import apply_move, replay
+from okey_rules.play.game_types import Event, IllegalReason, Move, MoveKind
 from okey_rules.ruleset import Ruleset
 
 TIMED = Ruleset(move_timer_seconds=15, gosterme_in_first_turn=True)

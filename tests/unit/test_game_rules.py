@@ -26,10 +26,10 @@ from game_support import (
     waiting_on_last_discard,
     without,
 )
-from okey_rules.deal import deal
+from okey_rules.dealing.deal import deal
 from okey_rules.errors import InvalidInputError
-from okey_rules.game import apply_move, legal_moves, start_round
-from okey_rules.game_types import EventKind, IllegalReason, Move, MoveKind, Phase
+from okey_rules.play.game import apply_move, legal_moves, start_round
+from okey_rules.play.game_types import EventKind, IllegalReason, Move, MoveKind, Phase
 from okey_rules.ruleset import Game, Ruleset, preset
 from okey_rules.tiles import FACES
 

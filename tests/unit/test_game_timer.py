@@ -20,8 +20,8 @@ from game_support import (
     waiting_on_last_discard,
 )
 from okey_rules.errors import InvalidInputError
-from okey_rules.game import apply_move, auto_discard, legal_moves
-from okey_rules.game_types import (
+from okey_rules.play.game import apply_move, auto_discard, legal_moves
+from okey_rules.play.game_types import (
     EventKind,
     GameState,
     IllegalReason,

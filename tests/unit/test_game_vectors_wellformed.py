@@ -21,7 +21,7 @@ import pytest
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from okey.v1 import game_pb2, tile_pb2
-from okey_rules.game_types import EventKind, IllegalReason, MoveKind
+from okey_rules.play.game_types import EventKind, IllegalReason, MoveKind
 from vector_support import (
     CONFORMANCE,
     answered,

@@ -23,10 +23,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from okey.v1 import game_pb2, state_pb2
 from okey_rules.errors import InvalidInputError
-from okey_rules.game_types import GameState, Move, MoveKind, Phase
-from okey_rules.game_view import PlayerView, player_view, sees_whole_pile
+from okey_rules.play.game_types import GameState, Move, MoveKind, Phase
+from okey_rules.play.game_view import PlayerView, player_view, sees_whole_pile
 from okey_rules.ruleset import Ruleset
-from okey_server.convert_game import view_to_proto
+from okey_server.wire.convert_game import view_to_proto
 
 # Every field a view has. A new field must be added here on purpose, after
 # checking that it gives nothing hidden away. `deal_id` is the state's deal

@@ -17,8 +17,8 @@ from game_support import (
     start,
     tile,
 )
-from okey_rules.game import apply_move, legal_moves
-from okey_rules.game_types import (
+from okey_rules.play.game import apply_move, legal_moves
+from okey_rules.play.game_types import (
     EventKind,
     GameState,
     IllegalReason,
@@ -28,7 +28,7 @@ from okey_rules.game_types import (
     Outcome,
     Phase,
 )
-from okey_rules.hand_types import WinKind
+from okey_rules.search.hand_types import WinKind
 
 # Indicator B13: the okey is B1. Two melds of four and two of three.
 MELDS_INDICATOR = code("B13")

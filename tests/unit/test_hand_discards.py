@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from okey_rules.hand import check_hand, winning_discards
-from okey_rules.hand_types import WinKind
 from okey_rules.ruleset import Ruleset, preset
+from okey_rules.search.hand import check_hand, winning_discards
+from okey_rules.search.hand_types import WinKind
 from okey_rules.tiles import format_tile, format_tiles, parse_tile, parse_tiles
 
 RULESETS = {"classic": preset("classic"), "101": preset("101"), "kafa": Ruleset(kafa=True)}

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from okey_rules.errors import InvalidInputError
-from okey_rules.hand import check_hand, winning_discards
 from okey_rules.ruleset import Ruleset
+from okey_rules.search.hand import check_hand, winning_discards
 from okey_rules.tiles import Tile, format_tile, okey_for, parse_tile, parse_tiles
 
 # Indicator R4, so the okey is R5.

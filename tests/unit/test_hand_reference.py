@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import example, given, settings
 from okey_rules import rulebook
-from okey_rules.hand import check_hand, winning_discards
-from okey_rules.hand_types import WinKind
 from okey_rules.ruleset import Ruleset, preset
+from okey_rules.search.hand import check_hand, winning_discards
+from okey_rules.search.hand_types import WinKind
 from okey_rules.tiles import Tile, parse_tile, parse_tiles
 from strategies import hands
 

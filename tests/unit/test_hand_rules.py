@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from okey_rules import rulebook
 from okey_rules.errors import InvalidInputError
-from okey_rules.hand import check_hand, winning_discards
-from okey_rules.hand_types import MeldKind, WinKind
 from okey_rules.ruleset import Ruleset, preset
+from okey_rules.search.hand import check_hand, winning_discards
+from okey_rules.search.hand_types import MeldKind, WinKind
 from okey_rules.tiles import Tile, check_tile_multiset, okey_for, parse_tile, parse_tiles
 
 CLASSIC = preset("classic")
@@ -307,7 +307,7 @@ def test_okey_copy_does_not_matter():
 def test_a_cleared_search_table_still_answers_rules_3():
     # docs/rules.md §3-4 answers must not depend on the search table's state: with
     # --workers > 1 one thread may read a table another has just cleared.
-    from okey_rules import melds
+    from okey_rules.search import melds
 
     hand = parse_tiles("R1 R2 R3 Y5 Y6 Y7 Y8 B9 B10 B11 K1 K2 K3 K4")
     okey = parse_tile("B5")
@@ -351,7 +351,7 @@ def test_search_tables_stay_bounded_and_answers_do_not_change_rules_3(monkeypatc
     # server must not grow them without end. The bound is applied before each
     # search, so a table holds at most the limit plus one search's remainders
     # (unbounded, these 42 queries leave about a thousand).
-    from okey_rules import melds
+    from okey_rules.search import melds
 
     queries = []
     for text in (

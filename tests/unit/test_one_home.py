@@ -18,7 +18,7 @@ TILE_NUMBER_HOMES = {"server/okey_rules/tiles.py", "server/okey_rules/rulebook.p
 
 
 def _modules() -> list[Path]:
-    return sorted(p for package in PACKAGES for p in (ROOT / package).glob("*.py"))
+    return sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py"))
 
 
 def test_no_numeric_constant_is_defined_twice():

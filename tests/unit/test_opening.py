@@ -21,15 +21,15 @@ from itertools import combinations
 
 import pytest
 from okey_rules.errors import InvalidInputError
-from okey_rules.hand_types import MeldKind
-from okey_rules.opening import (
+from okey_rules.rulebook import HIGH_ONE, OPENING_PAIRS, OPENING_POINTS, is_pair, is_run, is_set
+from okey_rules.ruleset import Game, Ruleset, preset
+from okey_rules.search.hand_types import MeldKind
+from okey_rules.search.opening import (
     MeldOpening,
     best_opening,
     best_openings,
     best_pairs_opening,
 )
-from okey_rules.rulebook import HIGH_ONE, OPENING_PAIRS, OPENING_POINTS, is_pair, is_run, is_set
-from okey_rules.ruleset import Game, Ruleset, preset
 from okey_rules.tiles import (
     FALSE_JOKER_FACE,
     NUMBERS,

@@ -17,12 +17,12 @@ from okey_cli.play_policy import (
     play_face,
     run_gap,
 )
-from okey_rules.deal import deal
-from okey_rules.game import apply_move, legal_moves, start_round
-from okey_rules.game_types import Phase
-from okey_rules.game_view import player_view
+from okey_rules.dealing.deal import deal
+from okey_rules.play.game import apply_move, legal_moves, start_round
+from okey_rules.play.game_types import Phase
+from okey_rules.play.game_view import player_view
 from okey_rules.ruleset import Ruleset
-from okey_server.convert_game import move_from_proto, move_to_proto, view_to_proto
+from okey_server.wire.convert_game import move_from_proto, move_to_proto, view_to_proto
 
 RED, YELLOW, BLUE, BLACK = (
     tile_pb2.COLOR_RED, tile_pb2.COLOR_YELLOW, tile_pb2.COLOR_BLUE, tile_pb2.COLOR_BLACK,

@@ -20,14 +20,14 @@ from okey_cli import play101_cmd, render
 from okey_cli import play_policy101 as policy
 from okey_cli.play_cmd import parse_tile
 from okey_cli.play_render import Seats
-from okey_rules.deal import deal
-from okey_rules.game101 import (
+from okey_rules.dealing.deal import deal
+from okey_rules.play.game101 import (
     apply_move_101,
     could_lay_off,
     legal_moves_101,
     start_round_101,
 )
-from okey_rules.game101_types import (
+from okey_rules.play.game101_types import (
     Event101Kind,
     Opened,
     Penalty,
@@ -35,18 +35,22 @@ from okey_rules.game101_types import (
     Result101,
     State101,
 )
-from okey_rules.game101_view import player_view_101
+from okey_rules.play.game101_view import player_view_101
 from okey_rules.rulebook import is_wild
 from okey_rules.ruleset import Game, Ruleset
 from okey_rules.tiles import TILE_OF_CODE, format_tile
 from okey_rules.tiles import parse_tile as rules_tile
-from okey_server.config import Config
-from okey_server.convert_game101 import move_101_from_proto, move_101_to_proto, view_101_to_proto
-from okey_server.convert_opening import opening_answer, opening_inputs, openings
-from okey_server.convert_state import state_token
-from okey_server.game_servicer import GameServicer
-from okey_server.hand_servicer import HandServicer
-from okey_server.round_status import round_status
+from okey_server.rpc.config import Config
+from okey_server.services.game_servicer import GameServicer
+from okey_server.services.hand_servicer import HandServicer
+from okey_server.wire.convert_game101 import (
+    move_101_from_proto,
+    move_101_to_proto,
+    view_101_to_proto,
+)
+from okey_server.wire.convert_opening import opening_answer, opening_inputs, openings
+from okey_server.wire.convert_state import state_token
+from okey_server.wire.round_status import round_status
 
 RULES_101 = Ruleset(game=Game.OKEY_101)
 # Bounds for whole rounds played in-process: the bank holds 20 tiles, so a round has

@@ -20,10 +20,10 @@ from game_support import (
 from okey.v1 import game_pb2
 from okey_cli import play_render
 from okey_cli.render import Painter
-from okey_rules.game import apply_move, legal_moves
-from okey_rules.game_types import GameState, Move, MoveKind
-from okey_rules.game_view import player_view
-from okey_server.convert_game import fill_events, move_to_proto, view_to_proto
+from okey_rules.play.game import apply_move, legal_moves
+from okey_rules.play.game_types import GameState, Move, MoveKind
+from okey_rules.play.game_view import player_view
+from okey_server.wire.convert_game import fill_events, move_to_proto, view_to_proto
 
 PAINTER = Painter(colour=False)
 

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from okey_rules import rulebook
-from okey_rules.hand import packed_hand
-from okey_rules.melds import may_split, wilds_can_serve
-from okey_rules.packed import lonely_among, needy_faces, one_wild_run_fits
+from okey_rules.search.hand import packed_hand
+from okey_rules.search.melds import may_split, wilds_can_serve
+from okey_rules.search.packed import lonely_among, needy_faces, one_wild_run_fits
 from okey_rules.tiles import Tile, parse_tile, parse_tiles
 from strategies import built_hands
 

@@ -7,7 +7,7 @@ import io
 import json
 import threading
 
-from okey_server.logging_setup import QueuedWriter
+from okey_server.rpc.logging_setup import QueuedWriter
 
 # A bound for the writer thread to react, never reached when the code is right.
 WAIT_S = 10.0

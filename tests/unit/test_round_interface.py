@@ -1,4 +1,4 @@
-"""The Round interface (okey_rules.round): each game's rules of play looked up by the
+"""The Round interface (okey_rules.play.round): each game's rules of play looked up by the
 state's rules, so the server asks neither which game nor which type a state is."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import ast
 from pathlib import Path
 
 import pytest
-from okey_rules.deal import deal
-from okey_rules.game101_types import State101
-from okey_rules.game_types import GameState, Move, MoveKind
-from okey_rules.round import ClassicRound, Okey101Round, round_for, round_of
+from okey_rules.dealing.deal import deal
+from okey_rules.play.game101_types import State101
+from okey_rules.play.game_types import GameState, Move, MoveKind
+from okey_rules.play.round import ClassicRound, Okey101Round, round_for, round_of
 from okey_rules.ruleset import Game, preset
 from okey_rules.tiles import Tile
 
@@ -18,8 +18,9 @@ SERVER = Path(__file__).resolve().parents[2] / "server" / "okey_server"
 # The modules that run a round for GameService and Deal: no game is asked about there.
 # (convert_state writes each game's state with that game's encoder, picked by its rules:
 # it may name them, but never asks a state's type.)
-GAME_AGNOSTIC = ("game_servicer.py", "deal_request.py", "round_status.py", "convert_state.py")
-NAMES_NO_GAME = ("game_servicer.py", "deal_request.py", "round_status.py")
+GAME_AGNOSTIC = ("services/game_servicer.py", "services/deal_request.py", "wire/round_status.py",
+                 "wire/convert_state.py")
+NAMES_NO_GAME = ("services/game_servicer.py", "services/deal_request.py", "wire/round_status.py")
 
 
 def _started(game: Game) -> GameState | State101:

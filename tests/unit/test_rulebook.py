@@ -14,9 +14,6 @@ from itertools import combinations_with_replacement
 
 import pytest
 from okey_rules import rulebook
-from okey_rules.hand_types import WinKind
-from okey_rules.meld_table import MAX_WILDS, tables
-from okey_rules.packed import _PARTNERS, FIELD, ONE
 from okey_rules.rulebook import (
     BEST_KIND_ORDER,
     best_kind,
@@ -29,6 +26,9 @@ from okey_rules.rulebook import (
     splits_into_melds,
 )
 from okey_rules.ruleset import Ruleset
+from okey_rules.search.hand_types import WinKind
+from okey_rules.search.meld_table import MAX_WILDS, tables
+from okey_rules.search.packed import _PARTNERS, FIELD, ONE
 from okey_rules.tiles import NUMBERS, Tile, parse_tile, parse_tiles
 
 RUNS = pytest.mark.parametrize("runs_13_to_1", [True, False], ids=["12-13-1", "no-12-13-1"])

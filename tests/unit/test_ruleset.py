@@ -103,8 +103,8 @@ def test_rulesets_are_frozen_and_hashable():
 def test_okey_gg_preset_judges_a_kafa_hand_as_a_normal_finish_rules_4_3():
     # docs/rules.md §4.3: the okey.gg rules say kafa is not played there yet
     # and such a hand counts as a normal finish, so the preset has kafa off.
-    from okey_rules.hand import check_hand
-    from okey_rules.hand_types import WinKind
+    from okey_rules.search.hand import check_hand
+    from okey_rules.search.hand_types import WinKind
     from okey_rules.tiles import parse_tile, parse_tiles
 
     assert preset("okey.gg").kafa is False
@@ -152,7 +152,7 @@ def test_replace_and_equality_see_the_resolved_options():
 def test_the_rpc_resolves_a_ruleset_as_the_library_does(preset_name, game):
     # docs/rules.md §5: a preset, then the game's defaults where the game changes.
     from okey.v1 import ruleset_pb2
-    from okey_server.convert_ruleset import GAME_TO_PROTO, ruleset_from_proto
+    from okey_server.wire.convert_ruleset import GAME_TO_PROTO, ruleset_from_proto
 
     message = ruleset_pb2.Ruleset()
     if game is not None:

@@ -9,10 +9,9 @@ from collections.abc import Callable
 import pytest
 from game_support import arrange, code, codes, end_dry, give, outcome_of, play, start, tile
 from okey_rules.errors import InvalidInputError
-from okey_rules.game_types import GameState, Move, MoveKind
-from okey_rules.hand_types import WinKind
+from okey_rules.play.game_types import GameState, Move, MoveKind
 from okey_rules.ruleset import PRESETS, ColourDouble, Game, Ruleset, ScoringMode, preset
-from okey_rules.scoring import (
+from okey_rules.scores.scoring import (
     next_dealer,
     one_colour_of,
     result_of_outcome,
@@ -21,7 +20,8 @@ from okey_rules.scoring import (
     seats_in_game,
     start_table,
 )
-from okey_rules.scoring_types import RoundResult, RoundScore, ScoreRule, Table
+from okey_rules.scores.scoring_types import RoundResult, RoundScore, ScoreRule, Table
+from okey_rules.search.hand_types import WinKind
 from okey_rules.tiles import Color
 
 MELDS = WinKind.MELDS

@@ -27,10 +27,10 @@ from game101_support import (
     with_rules,
 )
 from okey_rules.errors import InvalidInputError
-from okey_rules.game101_types import Penalty, Phase101, State101
+from okey_rules.play.game101_types import Penalty, Phase101, State101
 from okey_rules.ruleset import Ruleset
-from okey_rules.scoring101 import check_table_101, score_round_101
-from okey_rules.scoring_types import RoundScore, ScoreRule, Table
+from okey_rules.scores.scoring101 import check_table_101, score_round_101
+from okey_rules.scores.scoring_types import RoundScore, ScoreRule, Table
 
 FINISHER_OPENED = (1, "B1 B2 B3")  # seat 1 opened in an earlier turn: meld 0
 SEAT_2_OPENED = (2, "K9 K10 K11")  # seat 2 opened with melds

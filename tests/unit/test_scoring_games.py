@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import pytest
 from okey_rules.errors import InvalidInputError
-from okey_rules.hand_types import WinKind
 from okey_rules.ruleset import Ruleset, preset
-from okey_rules.scoring import score_game, score_round
-from okey_rules.scoring_types import RoundResult, RoundScore, Table
+from okey_rules.scores.scoring import score_game, score_round
+from okey_rules.scores.scoring_types import RoundResult, RoundScore, Table
+from okey_rules.search.hand_types import WinKind
 
 MELDS = WinKind.MELDS
 PAIRS = WinKind.SEVEN_PAIRS

@@ -8,10 +8,10 @@ from collections.abc import Callable
 
 import pytest
 from okey_rules.errors import InvalidInputError
-from okey_rules.hand_types import WinKind
 from okey_rules.ruleset import ColourDouble, Ruleset
-from okey_rules.scoring import judge_hand, score_round, state_seats
-from okey_rules.scoring_types import RoundResult, ScoreRule, Table
+from okey_rules.scores.scoring import judge_hand, score_round, state_seats
+from okey_rules.scores.scoring_types import RoundResult, ScoreRule, Table
+from okey_rules.search.hand_types import WinKind
 from okey_rules.tiles import Color, okey_for, parse_tile, parse_tiles
 
 MELDS = WinKind.MELDS

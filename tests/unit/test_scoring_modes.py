@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from okey_rules.errors import InvalidInputError
-from okey_rules.hand_types import WinKind
 from okey_rules.ruleset import ColourDouble, Ruleset, ScoringMode
-from okey_rules.scoring import score_game, score_round, start_table
-from okey_rules.scoring_types import RoundResult, ScoreRule, Table
+from okey_rules.scores.scoring import score_game, score_round, start_table
+from okey_rules.scores.scoring_types import RoundResult, ScoreRule, Table
+from okey_rules.search.hand_types import WinKind
 from okey_rules.tiles import Color
 
 MELDS = WinKind.MELDS

@@ -1,10 +1,10 @@
-"""The sealed token (okey_server.sealing; docs/security.md, "Sealed tokens"): versioned,
+"""The sealed token (okey_server.wire.sealing; docs/security.md, "Sealed tokens"): versioned,
 key-identified, encrypted and authenticated, deterministic, and opened by any key of a ring."""
 
 from __future__ import annotations
 
 import pytest
-from okey_server.sealing import (
+from okey_server.wire.sealing import (
     DEAL_ID,
     KEY_ID_BYTES,
     REASON_TOKEN_VERSION,

@@ -31,7 +31,7 @@ def _assigned_name(tree: ast.Module, line: int) -> str | None:
 
 def test_no_rule_number_in_the_server():
     found = []
-    for path in sorted(SERVER.glob("*.py")):
+    for path in sorted(SERVER.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if (isinstance(node, ast.Constant) and type(node.value) is int
@@ -43,7 +43,7 @@ def test_no_rule_number_in_the_server():
 
 def test_the_server_imports_no_helper_of_a_rule_it_should_not_apply():
     found = []
-    for path in sorted(SERVER.glob("*.py")):
+    for path in sorted(SERVER.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("okey_rules"):
                 found += [f"{path.name}: {a.name}" for a in node.names if a.name in RULE_HELPERS]

@@ -6,13 +6,13 @@ import hashlib
 import struct
 
 import pytest
+from okey_rules.dealing.shuffle import DOMAIN, SeedStream, fisher_yates, seed_bytes, shuffled_codes
 from okey_rules.errors import InvalidInputError
-from okey_rules.shuffle import DOMAIN, SeedStream, fisher_yates, seed_bytes, shuffled_codes
 
 
 def spec_shuffle(seed: str) -> list[int]:
     """The shuffle re-derived from docs/dealing.md alone, as a client in another
-    language would write it: no code shared with okey_rules.shuffle."""
+    language would write it: no code shared with okey_rules.dealing.shuffle."""
     words: list[int] = []
     block = 0
 

@@ -19,10 +19,10 @@ from typing import Any
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from okey.v1 import errors_pb2, game_pb2
-from okey_rules.game import replay
-from okey_rules.game_types import ReplayResult
-from okey_server.convert_game import clock_ms, move_from_proto
-from okey_server.deal_request import deal_for_request
+from okey_rules.play.game import replay
+from okey_rules.play.game_types import ReplayResult
+from okey_server.services.deal_request import deal_for_request
+from okey_server.wire.convert_game import clock_ms, move_from_proto
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFORMANCE = ROOT / "tests" / "conformance"

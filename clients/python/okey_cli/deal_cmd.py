@@ -481,7 +481,7 @@ def saved_inputs(saved: deal_pb2.DealResponse) -> Any:
     """The inputs a committed deal's commitment binds, as the saved deal shows them: its
     game, seats, dealer, method and round, and its client seeds (their hashes, in seat
     order; none when it was committed without client seeds)."""
-    from okey_rules.deal_fairness import CommittedInputs
+    from okey_rules.dealing.deal_fairness import CommittedInputs
 
     client_seeds = list(saved.client_seeds)
     return CommittedInputs(
@@ -520,9 +520,9 @@ def _revealed_inputs_problems(
 def recompute(saved: deal_pb2.DealResponse, seed: str) -> Any:
     """The deal the engine deals from `seed` (and the saved client seeds) with the saved
     deal's parameters."""
-    from okey_rules.deal import deal
-    from okey_rules.deal_fairness import shuffle_seed
-    from okey_rules.deal_types import DealMethod
+    from okey_rules.dealing.deal import deal
+    from okey_rules.dealing.deal_fairness import shuffle_seed
+    from okey_rules.dealing.deal_types import DealMethod
     from okey_rules.errors import InvalidInputError
     from okey_rules.ruleset import Game, Ruleset
 
@@ -596,7 +596,7 @@ def run_verify(args: argparse.Namespace) -> int:
         raise CliError("a committed deal: give --seed SEED or --reveal", EXIT_BAD_INPUT)
 
     if committed:
-        from okey_rules.deal_fairness import commitment_for
+        from okey_rules.dealing.deal_fairness import commitment_for
 
         commitment = commitment_for(seed, saved_inputs(saved))
         if not saved.commitment:

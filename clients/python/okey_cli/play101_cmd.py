@@ -29,7 +29,7 @@ from okey.v1 import (
     state_pb2,
     tile_pb2,
 )
-from okey_rules.deal import OKEY_101_PLAYERS as PLAYERS
+from okey_rules.dealing.deal import OKEY_101_PLAYERS as PLAYERS
 
 from okey_cli import (
     deal_cmd,

@@ -38,7 +38,7 @@ from okey.v1 import (
     state_pb2,
     tile_pb2,
 )
-from okey_rules.shuffle import MAX_SEED_BYTES
+from okey_rules.dealing.shuffle import MAX_SEED_BYTES
 
 from okey_cli import deal_cmd, play_policy, play_render, render, rpc, score_cmd, score_render
 from okey_cli.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_SERVER_ERROR, CliError

@@ -1,0 +1,1 @@
+"""Dealing: the seeded shuffle, informal and formal deals, commitments, stacked positions."""

@@ -1,0 +1,542 @@
+"""Classic Okey play as a pure state machine (docs/rules.md §8).
+
+`start_round` turns a deal into the opening state; `apply_move` judges one
+move and returns the next state with its events, or the reason the move is
+illegal (an illegal move is an answer, not an exception); `legal_moves`
+lists what a seat may do now; `replay` runs a whole move log. Malformed
+input (a seat that does not exist, a tile where none belongs) raises
+`InvalidInputError` naming the field.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import fields
+from typing import Any, TypeVar
+
+from okey_rules.dealing.deal_types import Deal
+from okey_rules.errors import InvalidInputError, check_seat
+from okey_rules.play.game_types import (
+    MOVES_WITH_TILE,
+    Event,
+    EventKind,
+    GameState,
+    IllegalReason,
+    Move,
+    MoveKind,
+    MoveResult,
+    Outcome,
+    Phase,
+    ReplayResult,
+    SeatState,
+)
+from okey_rules.ruleset import Game
+from okey_rules.search.hand import check_hand, winning_discards
+from okey_rules.tiles import FACES, TILE_OF_CODE, format_tile
+
+MS_PER_SECOND = 1000
+
+_Value = TypeVar("_Value", GameState, SeatState)
+
+
+def _replacer(cls: type[Any]) -> Callable[[Any, dict[str, Any]], Any]:
+    """A `dataclasses.replace` for `cls` that reads every field in one C call.
+
+    Every move builds a new state, and `replace` walks the fields' metadata
+    on each call: that walk was most of a move's cost. The class is built
+    positionally, so every field must be an init field and not keyword-only.
+    """
+    specs = fields(cls)
+    if not all(spec.init and not spec.kw_only for spec in specs):
+        raise TypeError(f"{cls.__name__} has a field that cannot be passed positionally")
+    names = tuple(spec.name for spec in specs)
+    index = {name: i for i, name in enumerate(names)}
+    values_of = operator.attrgetter(*names)
+
+    def build(value: Any, changes: dict[str, Any]) -> Any:
+        values = list(values_of(value))
+        for name, changed in changes.items():
+            values[index[name]] = changed
+        return cls(*values)
+
+    return build
+
+
+_REPLACERS = {GameState: _replacer(GameState), SeatState: _replacer(SeatState)}
+
+
+def _replace(value: _Value, **changes: Any) -> _Value:
+    """`dataclasses.replace(value, **changes)` for a GameState or SeatState, faster."""
+    return _REPLACERS[type(value)](value, changes)  # type: ignore[no-any-return]
+
+
+def start_round(
+    dealt: Deal, *, deal_id: str = "", round_number: int = 1, now_ms: int | None = None
+) -> GameState:
+    """The state right after the deal: the first seat opens by discarding (§8.1)."""
+    return GameState(
+        rules=dealt.rules,
+        player_count=dealt.player_count,
+        dealer=dealt.dealer,
+        first_seat=dealt.first_seat,
+        indicator=dealt.indicator,
+        seats=tuple(SeatState(rack=rack) for rack in dealt.racks),
+        wall=dealt.wall,
+        turn=dealt.first_seat,
+        phase=Phase.FIRST_DISCARD,
+        deal_id=deal_id,
+        round=round_number,
+        deadline_ms=_deadline(dealt.rules.move_timer_seconds, now_ms),
+    )
+
+
+def _deadline(timer_seconds: int, now_ms: int | None) -> int:
+    """A new turn's deadline (§8.6): untimed without a timer or without the caller's clock."""
+    if not timer_seconds or now_ms is None:
+        return 0
+    return now_ms + timer_seconds * MS_PER_SECOND
+
+
+def check_playable(state: GameState, field: str = "state") -> None:
+    """Only classic Okey rounds are played here so far; an Okey 101 state is refused."""
+    if state.rules.game is not Game.CLASSIC:
+        raise InvalidInputError(
+            f"{field}.ruleset.game", "Okey 101 rounds cannot be played through the game service yet"
+        )
+
+
+def check_move(state: GameState, move: Move, field: str = "move") -> None:
+    """Raises `InvalidInputError` for a move no rule can judge (a seat that does not exist...)."""
+    check_playable(state)
+    check_seat(move.seat, state.player_count, f"{field}.seat")
+    if move.kind in MOVES_WITH_TILE:
+        if move.tile is None:
+            raise InvalidInputError(f"{field}.tile", f"a {move.kind.value} names its tile")
+    elif move.tile is not None:
+        raise InvalidInputError(f"{field}.tile", f"a {move.kind.value} names no tile")
+
+
+def _illegal(reason: IllegalReason, message: str) -> MoveResult:
+    return MoveResult(False, None, (), reason, message)
+
+
+def apply_move(state: GameState, move: Move, now_ms: int | None = None) -> MoveResult:
+    """Judges `move` against `state` at the caller's clock `now_ms` (None: untimed)."""
+    check_move(state, move)
+    if state.phase is Phase.ROUND_OVER:
+        return _illegal(IllegalReason.ROUND_OVER, "the round is over")
+    if move.kind is MoveKind.GOSTERME:
+        return _gosterme(state, move.seat)
+    if move.seat != state.turn:
+        return _illegal(
+            IllegalReason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn, not seat {move.seat}'s"
+        )
+    timed_out = _timed_out(state, now_ms)
+    if move.kind is MoveKind.TIMEOUT:
+        if not timed_out:
+            return _illegal(IllegalReason.TURN_NOT_TIMED_OUT, _not_timed_out_message(state))
+        return _timeout(state, now_ms)
+    if timed_out:
+        return _illegal(
+            IllegalReason.TURN_TIMED_OUT,
+            "the turn's deadline has passed: the turn is played by a timeout move",
+        )
+    if move.kind in (MoveKind.DRAW_FROM_WALL, MoveKind.TAKE_DISCARD, MoveKind.END_ROUND):
+        if state.phase is not Phase.DRAW:
+            return _illegal(
+                IllegalReason.MUST_DISCARD_FIRST,
+                "the seat holds one tile too many: discard (or declare a win) first",
+            )
+        if move.kind is MoveKind.DRAW_FROM_WALL:
+            if not state.wall:
+                return _illegal(
+                    IllegalReason.WALL_EMPTY,
+                    "the wall is empty: take the previous discard only to finish with it,"
+                    " or end the round",
+                )
+            return _played(*_draw_from_wall(state))
+        if move.kind is MoveKind.TAKE_DISCARD:
+            if not state.wall and not _can_finish_with(state, state.turn, _top_discard(state)):
+                return _illegal(
+                    IllegalReason.WALL_EMPTY,
+                    "the wall is empty: the previous discard may be taken only to finish with"
+                    " it, and with it the seat's tiles make no winning hand",
+                )
+            return _played(*_take_discard(state))
+        if state.wall:
+            return _illegal(
+                IllegalReason.WALL_NOT_EMPTY,
+                f"the round ends this way only when the wall is empty ({len(state.wall)} left)",
+            )
+        return _legal(*_end_round_drawn(state, state.move_number + 1))
+    # DISCARD or DECLARE_WIN
+    if state.phase is Phase.DRAW:
+        return _illegal(
+            IllegalReason.MUST_DRAW_FIRST,
+            "draw from the wall or take the previous discard before discarding",
+        )
+    assert move.tile is not None  # check_move
+    code = move.tile.code
+    if code not in state.seats[move.seat].rack:
+        return _illegal(
+            IllegalReason.TILE_NOT_IN_RACK,
+            f"{_name(code)} is not in seat {move.seat}'s rack",
+        )
+    if move.kind is MoveKind.DECLARE_WIN:
+        return _declare_win(state, code)
+    if state.must_finish:
+        return _illegal(
+            IllegalReason.MUST_FINISH,
+            "the wall is empty and the seat took the last discard to finish with it:"
+            " declare the win",
+        )
+    if _must_show_win(state):
+        return _illegal(
+            IllegalReason.MUST_SHOW_WIN,
+            "the seat's tiles make a winning hand with no okey in it, which must be shown:"
+            " declare the win",
+        )
+    return _played(*_discard_and_check_wall(state, code, now_ms))
+
+
+def _legal(state: GameState, events: Iterable[Event]) -> MoveResult:
+    """A legal move's result: `state` (the move not yet counted) with the move counted."""
+    return MoveResult(True, _replace(state, move_number=state.move_number + 1), tuple(events))
+
+
+def _played(state: GameState, events: Iterable[Event]) -> MoveResult:
+    """A legal move's result, `state` already counting the move.
+
+    Draws and discards count the move in the one state they build: a
+    second copy of the state just for the count was a fifth of a move's cost.
+    """
+    return MoveResult(True, state, tuple(events))
+
+
+def _name(code: int) -> str:
+    tile = TILE_OF_CODE[code]
+    return f"{format_tile(tile)} (copy {tile.copy})"
+
+
+def _timed_out(state: GameState, now_ms: int | None) -> bool:
+    return bool(state.deadline_ms) and now_ms is not None and now_ms >= state.deadline_ms
+
+
+def _not_timed_out_message(state: GameState) -> str:
+    if not state.deadline_ms:
+        return "this turn is not timed"
+    return f"the turn's deadline ({state.deadline_ms} ms since the epoch) has not passed"
+
+
+def _with_seat(state: GameState, seat: int, **changes: object) -> tuple[SeatState, ...]:
+    seats = list(state.seats)
+    seats[seat] = _replace(seats[seat], **changes)
+    return tuple(seats)
+
+
+def _draw_from_wall(state: GameState, *, moves: int = 1) -> tuple[GameState, list[Event]]:
+    """The seat on turn draws; the next state counts `moves` more moves (see `_played`)."""
+    seat = state.seats[state.turn]
+    code = state.wall[0]
+    next_state = _replace(
+        state,
+        move_number=state.move_number + moves,
+        seats=_with_seat(state, state.turn, rack=(*seat.rack, code), draws=seat.draws + 1),
+        wall=state.wall[1:],
+        phase=Phase.DISCARD,
+    )
+    return next_state, [Event(EventKind.DREW_FROM_WALL, state.turn, code, private=True)]
+
+
+def _top_discard(state: GameState) -> int:
+    """The previous seat's discard: in classic Okey it has just discarded, so its pile has a top."""
+    return state.seats[state.previous_seat].discards[-1]
+
+
+def _take_discard(state: GameState) -> tuple[GameState, list[Event]]:
+    """The seat on turn takes the previous discard; the next state counts the move.
+
+    With the wall empty the seat may take it only to finish with it (§8.5),
+    so the state then holds the seat to declaring the win.
+    """
+    source = state.previous_seat
+    pile = state.seats[source].discards
+    code = pile[-1]
+    seats = list(state.seats)
+    seats[source] = _replace(seats[source], discards=pile[:-1])
+    taker = seats[state.turn]
+    seats[state.turn] = _replace(taker, rack=(*taker.rack, code), draws=taker.draws + 1)
+    next_state = _replace(
+        state,
+        seats=tuple(seats),
+        phase=Phase.DISCARD,
+        move_number=state.move_number + 1,
+        must_finish=not state.wall,
+    )
+    return next_state, [Event(EventKind.TOOK_DISCARD, state.turn, code, from_seat=source)]
+
+
+def _discard(state: GameState, code: int, now_ms: int | None) -> tuple[GameState, list[Event]]:
+    """The seat on turn discards `code`, ending its turn; the next state counts the move."""
+    seat = state.seats[state.turn]
+    rack = list(seat.rack)
+    rack.remove(code)
+    next_state = _replace(
+        state,
+        move_number=state.move_number + 1,
+        seats=_with_seat(state, state.turn, rack=tuple(rack), discards=(*seat.discards, code)),
+        turn=(state.turn + 1) % state.player_count,
+        phase=Phase.DRAW,
+        deadline_ms=_deadline(state.rules.move_timer_seconds, now_ms),
+    )
+    return next_state, [Event(EventKind.DISCARDED, state.turn, code)]
+
+
+def _gosterme_claims(state: GameState) -> tuple[tuple[int, int], ...]:
+    """The outcome's claims in the order shown (§8.3). The per-seat flags say
+    who showed; a flagged seat missing from `gosterme_order` (a state rebuilt
+    from an encoding that does not keep the order) follows in seat order."""
+    ordered = [seat for seat in state.gosterme_order if state.seats[seat].gosterme]
+    rest = [seat for seat, s in enumerate(state.seats) if s.gosterme and seat not in ordered]
+    return tuple((seat, state.gosterme_tile()) for seat in ordered + rest)
+
+
+def _end_round_drawn(state: GameState, move_number: int) -> tuple[GameState, list[Event]]:
+    """The round ends with no winner at move `move_number` (§8.5); `state.turn` is the
+    seat that could not (or would not) finish with the last discard."""
+    outcome = Outcome(drawn=True, move_number=move_number, gosterme=_gosterme_claims(state))
+    next_state = _replace(
+        state, phase=Phase.ROUND_OVER, deadline_ms=0, outcome=outcome, must_finish=False
+    )
+    return next_state, [Event(EventKind.ROUND_DRAWN, state.turn, outcome=outcome)]
+
+
+def _discard_and_check_wall(
+    state: GameState, code: int, now_ms: int | None
+) -> tuple[GameState, list[Event]]:
+    """A discard; with the wall empty, the round ends with it unless the next seat
+    can finish with that discard (§8.5: the Japanese text ends the round when the
+    seat on turn cannot take the previous discard and win; the others end it when
+    the stock runs out)."""
+    next_state, events = _discard(state, code, now_ms)
+    if next_state.wall or _can_finish_with(next_state, next_state.turn, code):
+        return next_state, events
+    ended, drawn = _end_round_drawn(next_state, next_state.move_number)
+    return ended, events + drawn
+
+
+def _can_finish_with(state: GameState, seat: int, code: int) -> bool:
+    """Whether `seat`'s rack with `code` added makes a winning hand after some discard."""
+    tiles = [TILE_OF_CODE[c] for c in (*state.seats[seat].rack, code)]
+    return bool(winning_discards(tiles, state.okey, state.rules).discards)
+
+
+def _winning_faces(state: GameState) -> set[int]:
+    """The faces the seat on turn (holding 15 tiles) may discard to win (§4.5)."""
+    rack = state.seats[state.turn].rack
+    verdict = winning_discards([TILE_OF_CODE[c] for c in rack], state.okey, state.rules)
+    return {d.tile.face for d in verdict.discards}
+
+
+def _must_show_win(state: GameState, faces: set[int] | None = None) -> bool:
+    """Option `must_show_win` (§8.4): the seat on turn holds a winning hand it must show.
+
+    The Japanese and Russian texts let a seat whose winning hand holds an okey
+    play on, hoping to finish by discarding an okey later: the duty holds only
+    when no winning discard leaves an okey among the 14 tiles shown.
+    `faces` are the winning discards' faces when the caller has them.
+    """
+    if not state.rules.must_show_win:
+        return False
+    if faces is None:
+        faces = _winning_faces(state)
+    if not faces:
+        return False
+    okey_face = state.okey.face
+    okeys = sum(1 for c in state.seats[state.turn].rack if c % FACES == okey_face)
+    # Two okeys: whichever tile goes, one stays. One okey: it stays when a
+    # winning discard is another face.
+    return not (okeys >= 2 or (okeys == 1 and faces - {okey_face}))
+
+
+def _declare_win(state: GameState, code: int) -> MoveResult:
+    """§8.4: discard `code` onto the indicator; the other 14 tiles must win."""
+    seat = state.seats[state.turn]
+    rack = list(seat.rack)
+    rack.remove(code)
+    okey = state.okey
+    verdict = check_hand([TILE_OF_CODE[c] for c in rack], okey, state.rules)
+    if not verdict.winning:
+        return _illegal(
+            IllegalReason.HAND_DOES_NOT_WIN,
+            f"without {_name(code)} the 14 tiles do not form a winning hand",
+        )
+    outcome = Outcome(
+        drawn=False,
+        move_number=state.move_number + 1,
+        gosterme=_gosterme_claims(state),
+        winner=state.turn,
+        kind=verdict.kind,
+        okey_discard=code % FACES == okey.face,
+        discard=code,
+        hand=tuple(rack),
+    )
+    next_state = _replace(
+        state,
+        seats=_with_seat(state, state.turn, rack=tuple(rack)),
+        phase=Phase.ROUND_OVER,
+        deadline_ms=0,
+        outcome=outcome,
+        must_finish=False,
+    )
+    return _legal(next_state, [Event(EventKind.ROUND_WON, state.turn, code, outcome=outcome)])
+
+
+def gosterme_window_open(state: GameState, seat: int) -> bool:
+    """§8.3: before the seat's first draw; with the option, until its first turn ends."""
+    draws = state.seats[seat].draws
+    if draws == 0:
+        return True
+    return (
+        state.rules.gosterme_in_first_turn
+        and draws == 1
+        and state.turn == seat
+        and state.phase is Phase.DISCARD
+    )
+
+
+def _gosterme(state: GameState, seat: int) -> MoveResult:
+    if not state.rules.gosterme_played:
+        return _illegal(
+            IllegalReason.GOSTERME_NOT_PLAYED, "this table does not play gösterme"
+        )
+    claimant = state.seats[seat]
+    if claimant.gosterme:
+        return _illegal(
+            IllegalReason.GOSTERME_ALREADY_SHOWN, f"seat {seat} has shown gösterme already"
+        )
+    if not gosterme_window_open(state, seat):
+        when = (
+            "until the end of one's first turn"
+            if state.rules.gosterme_in_first_turn
+            else "before one's first draw"
+        )
+        return _illegal(
+            IllegalReason.GOSTERME_TOO_LATE, f"gösterme may be shown only {when}"
+        )
+    twin = state.gosterme_tile()
+    if twin not in claimant.rack:
+        return _illegal(
+            IllegalReason.GOSTERME_WITHOUT_TILE,
+            f"seat {seat} does not hold {format_tile(TILE_OF_CODE[twin])}, the indicator's twin",
+        )
+    next_state = _replace(
+        state,
+        seats=_with_seat(state, seat, gosterme=True),
+        gosterme_order=(*state.gosterme_order, seat),
+    )
+    return _legal(next_state, [Event(EventKind.GOSTERME, seat, twin)])
+
+
+def auto_discard(rack: Sequence[int], okey_face: int) -> int:
+    """§8.6: the tile a timed-out turn discards: the most recently received
+    tile that is not an okey (so a drawn okey is kept)."""
+    for code in reversed(rack):
+        if code % FACES != okey_face:
+            return code
+    raise AssertionError("unreachable: a rack holds at most two okeys")
+
+
+def _timeout(state: GameState, now_ms: int | None) -> MoveResult:
+    """§8.6: play the seat's turn: draw from the wall if it has not drawn, then discard.
+
+    The automatic move keeps to the rules the seat is held to: with nothing
+    to draw it declines the previous discard, which ends the round (§8.5);
+    holding a win it must finish (having taken the last discard, or under
+    `must_show_win`), it declares the win.
+    """
+    events = [Event(EventKind.TURN_TIMED_OUT, state.turn)]
+    if state.phase is Phase.DRAW:
+        if not state.wall:
+            state, ended = _end_round_drawn(state, state.move_number + 1)
+            return _legal(state, events + ended)
+        state, drew = _draw_from_wall(state, moves=0)  # one move: the discard counts it
+        events += drew
+    bound = state.must_finish or state.rules.must_show_win
+    faces = _winning_faces(state) if bound else set()
+    if state.must_finish or _must_show_win(state, faces):
+        code = auto_finish(state.seats[state.turn].rack, state.okey.face, faces)
+        won = _declare_win(state, code)
+        return won._replace(events=(*events, *won.events))
+    code = auto_discard(state.seats[state.turn].rack, state.okey.face)
+    state, discarded = _discard_and_check_wall(state, code, now_ms)
+    return _played(state, events + discarded)
+
+
+def auto_finish(rack: Sequence[int], okey_face: int, winning_faces: set[int]) -> int:
+    """§8.6: the discard an automatic move finishes with: an okey when it wins (the
+    double), else the most recently received tile that wins."""
+    if okey_face in winning_faces:
+        return next(code for code in rack if code % FACES == okey_face)
+    for code in reversed(rack):
+        if code % FACES in winning_faces:
+            return code
+    raise AssertionError("unreachable: called only when some discard wins")
+
+
+def legal_moves(state: GameState, seat: int, now_ms: int | None = None) -> list[Move]:
+    """Every move `seat` may make now (DISCARD and DECLARE_WIN: one per tile, in rack order)."""
+    check_playable(state)
+    check_seat(seat, state.player_count)
+    if state.phase is Phase.ROUND_OVER:
+        return []
+    moves: list[Move] = []
+    claimant = state.seats[seat]
+    if (
+        state.rules.gosterme_played
+        and not claimant.gosterme
+        and gosterme_window_open(state, seat)
+        and state.gosterme_tile() in claimant.rack
+    ):
+        moves.append(Move(MoveKind.GOSTERME, seat))
+    if seat != state.turn:
+        return moves
+    if _timed_out(state, now_ms):
+        return [*moves, Move(MoveKind.TIMEOUT, seat)]
+    if state.phase is Phase.DRAW:
+        if state.wall:
+            moves += (Move(MoveKind.DRAW_FROM_WALL, seat), Move(MoveKind.TAKE_DISCARD, seat))
+        else:
+            if _can_finish_with(state, seat, _top_discard(state)):
+                moves.append(Move(MoveKind.TAKE_DISCARD, seat))
+            moves.append(Move(MoveKind.END_ROUND, seat))
+        return moves
+    rack = claimant.rack
+    winning_faces = _winning_faces(state)
+    if not state.must_finish and not _must_show_win(state, winning_faces):
+        moves += (Move(MoveKind.DISCARD, seat, TILE_OF_CODE[code]) for code in rack)
+    moves += (
+        Move(MoveKind.DECLARE_WIN, seat, TILE_OF_CODE[code])
+        for code in rack
+        if code % FACES in winning_faces
+    )
+    return moves
+
+
+def replay(
+    state: GameState, log: Sequence[tuple[Move, int | None]], field: str = "moves"
+) -> ReplayResult:
+    """Applies a move log (each move with the caller's clock then) until the first illegal move."""
+    events: list[Event] = []
+    for index, (move, now_ms) in enumerate(log):
+        check_move(state, move, f"{field}[{index}].move")
+        result = apply_move(state, move, now_ms)
+        if not result.legal:
+            return ReplayResult(
+                False, state, index, tuple(events), index, result.reason, result.message
+            )
+        assert result.state is not None
+        state = result.state
+        events += result.events
+    return ReplayResult(True, state, len(log), tuple(events))

@@ -1,0 +1,114 @@
+"""What one seat may see of an Okey 101 round (docs/rules.md §8.7, §10): its own rack,
+the table's melds, every seat's counts, openings and penalties, the piles as far as the
+seat may see them; never another rack or the bank's order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from okey_rules.errors import check_seat
+from okey_rules.play.game101_types import Opened, Outcome101, Penalty, Phase101, State101
+from okey_rules.play.game_view import sees_whole_pile
+from okey_rules.rulebook import is_wild
+from okey_rules.ruleset import Ruleset
+from okey_rules.search.hand_types import MeldKind
+from okey_rules.tiles import TILE_OF_CODE
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView101:
+    seat: int
+    rack_size: int
+    discard_count: int
+    discards: tuple[int, ...]  # the visible part of the pile, oldest first
+    whole_pile: bool
+    opened: Opened | None
+    penalties: tuple[Penalty, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LaidTileView:
+    code: int  # the tile laid
+    face: int  # the face it stands for
+    wild: bool  # an okey standing for another tile
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeldView:
+    index: int
+    owner: int
+    kind: MeldKind
+    value: int  # its points (§10.2)
+    tiles: tuple[LaidTileView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView101:
+    seat: int
+    rules: Ruleset
+    player_count: int
+    dealer: int
+    indicator: int
+    rack: tuple[int, ...]
+    seats: tuple[SeatView101, ...]
+    wall_size: int
+    turn: int
+    phase: Phase101
+    move_number: int
+    outcome: Outcome101 | None
+    deal_id: str
+    round: int
+    table: tuple[TableMeldView, ...]
+    # The discard the seat on turn took this turn while it is still to be laid.
+    taken_discard: int | None
+
+
+def player_view_101(state: State101, seat: int) -> PlayerView101:
+    check_seat(seat, state.player_count)
+    okey = state.okey
+    seats = tuple(
+        SeatView101(
+            seat=owner,
+            rack_size=len(held.rack),
+            discard_count=len(held.discards),
+            discards=held.discards if whole else held.discards[-1:],
+            whole_pile=whole,
+            opened=held.opened,
+            penalties=held.penalties,
+        )
+        for owner, held in enumerate(state.seats)
+        for whole in (sees_whole_pile(seat, owner, state.player_count),)
+    )
+    table = tuple(
+        TableMeldView(
+            index=index,
+            owner=meld.owner,
+            kind=meld.kind,
+            value=meld.value,
+            tiles=tuple(
+                LaidTileView(laid.code, laid.face, is_wild(TILE_OF_CODE[laid.code], okey))
+                for laid in meld.tiles
+            ),
+        )
+        for index, meld in enumerate(state.table)
+    )
+    taken = state.taken
+    still_held = taken is not None and taken in state.seats[state.turn].rack
+    return PlayerView101(
+        seat=seat,
+        rules=state.rules,
+        player_count=state.player_count,
+        dealer=state.dealer,
+        indicator=state.indicator,
+        rack=state.seats[seat].rack,
+        seats=seats,
+        wall_size=len(state.wall),
+        turn=state.turn,
+        phase=state.phase,
+        move_number=state.move_number,
+        outcome=state.outcome,
+        deal_id=state.deal_id,
+        round=state.round,
+        table=table,
+        taken_discard=taken if still_held else None,
+    )

@@ -1,0 +1,1 @@
+"""Scoring a round and a whole game, classic and Okey 101."""

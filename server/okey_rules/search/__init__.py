@@ -1,0 +1,1 @@
+"""Hand search: whether tiles win (melds, seven pairs, kafa) and Okey 101 openings."""

@@ -1,0 +1,2 @@
+"""The gRPC server itself: config, serving, processes, the per-RPC wrapper, errors,
+logs and metrics."""
