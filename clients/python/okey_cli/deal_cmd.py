@@ -29,6 +29,7 @@ from typing import Any
 
 from google.protobuf import json_format
 from okey.v1 import deal_pb2, deal_pb2_grpc, ruleset_pb2, state_pb2, tile_pb2
+from okey_rules.ruleset import PRESETS
 from okey_rules.tiles import FACES  # packed code = copy * 53 + face; face 52: false joker
 
 from okey_cli import render, rpc
@@ -170,7 +171,9 @@ def add_deal_inputs(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--players", type=int, default=0, help="2-4 (classic), 4 (101); default 4")
     parser.add_argument("--game", choices=sorted(_GAMES), default=None, help="default: classic")
-    parser.add_argument("--preset", default="", help='"classic", "okey.gg" or "101"')
+    parser.add_argument(
+        "--preset", default="", help=f"one of {', '.join(PRESETS)} (default: classic)"
+    )
     parser.add_argument("--dealer", type=int, default=0, metavar="SEAT", help="default 0")
     parser.add_argument("--round", type=int, default=0, metavar="N",
                         help="the round number within the table's game (default 1)")

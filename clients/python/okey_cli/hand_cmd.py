@@ -13,6 +13,7 @@ import sys
 
 from okey.v1 import hand_pb2, hand_pb2_grpc
 from okey_rules.rulebook import OPENING_PAIRS, OPENING_POINTS
+from okey_rules.ruleset import PRESETS
 
 from okey_cli import render, rpc
 from okey_cli.errors import EXIT_OK
@@ -45,7 +46,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check.add_argument(
         "--preset",
         default="",
-        help='ruleset preset: "classic" (default) or "okey.gg" (Okey 101: `okey hand opening`)',
+        help=f"ruleset preset: one of {', '.join(p for p in PRESETS if p != '101')} "
+        "(default: classic; Okey 101: `okey hand opening`)",
     )
     for name, meaning in _RULE_OPTIONS.items():
         check.add_argument(
