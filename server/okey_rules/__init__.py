@@ -2,6 +2,7 @@
 
 from okey_rules.errors import InvalidInputError, NotationError, OkeyError
 from okey_rules.ruleset import PRESETS, Game, Ruleset, preset
+from okey_rules.search.hand import check_hand
 from okey_rules.tiles import (
     Color,
     Tile,
@@ -25,6 +26,7 @@ __all__ = [
     "Ruleset",
     "Tile",
     "__version__",
+    "check_hand",
     "format_tile",
     "format_tiles",
     "indicator_for",
