@@ -33,6 +33,7 @@ from okey_rules.play.game101_types import (
     State101,
     TableMeld,
 )
+from okey_rules.play.results import MoveResult
 from okey_rules.rulebook import (
     OPENING_PAIRS,
     OPENING_POINTS,
@@ -339,7 +340,7 @@ def _open(state: State101, move: Move101) -> Result101:
     if state.seats[seat].opened is not None:
         return _illegal(Illegal101.ALREADY_OPENED, "the seat has opened already")
     found = _resolved(state, move, move.pairs)
-    if isinstance(found, Result101):
+    if isinstance(found, MoveResult):  # an illegal move's answer, not melds
         return found
     melds, codes = found
     if _taken_pending(state) and state.taken not in codes:
@@ -413,7 +414,7 @@ def _lay_meld(state: State101, move: Move101) -> Result101:
         return _illegal(Illegal101.PAIRS_OPENER_LAYS_NO_MELDS,
                         "a seat that opened with pairs lays pairs, never sets or runs")
     found = _resolved(state, move, pairs)
-    if isinstance(found, Result101):
+    if isinstance(found, MoveResult):  # an illegal move's answer, not melds
         return found
     melds, codes = found
     event = Event101(Event101Kind.LAID_MELD, state.turn, tuple(codes), meld=len(state.table))

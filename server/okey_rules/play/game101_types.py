@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from okey_rules.play.results import MoveResult
 from okey_rules.rulebook import tile_value
 from okey_rules.ruleset import Ruleset
 from okey_rules.search.hand_types import MeldKind
@@ -210,12 +211,8 @@ class Replay101(NamedTuple):
     message: str = ""
 
 
-class Result101(NamedTuple):
-    legal: bool
-    state: State101 | None
-    events: tuple[Event101, ...] = ()
-    reason: Illegal101 | None = None
-    message: str = ""
+# The judgement on a 101 move: the same type as classic's (okey_rules.play.results).
+Result101 = MoveResult[State101, Event101, Illegal101]
 
 
 FACE_COUNT = FACES - 1  # 52 numbered faces

@@ -10,6 +10,7 @@ import enum
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from okey_rules.play.results import MoveResult as SharedResult
 from okey_rules.ruleset import Ruleset
 from okey_rules.search.hand_types import WinKind
 from okey_rules.tiles import FACES, TILE_OF_CODE, Tile, okey_for
@@ -149,14 +150,8 @@ class Event(NamedTuple):
     outcome: Outcome | None = None
 
 
-class MoveResult(NamedTuple):
-    """The judgement on a move: the next state and its events, or the reason it is illegal."""
-
-    legal: bool
-    state: GameState | None
-    events: tuple[Event, ...] = ()
-    reason: IllegalReason | None = None
-    message: str = ""
+# The judgement on a move: the next state and its events, or the reason it is illegal.
+MoveResult = SharedResult[GameState, Event, IllegalReason]
 
 
 class ReplayResult(NamedTuple):
