@@ -33,6 +33,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import opening_referee
 import vector_json as vj
 from okey_rules.dealing.deal import deal
 from okey_rules.dealing.deal_fairness import seeded_deal_id
@@ -58,7 +59,8 @@ from okey_rules.scores.scoring101 import score_round_101
 from okey_rules.scores.scoring_types import RoundResult, Table
 from okey_rules.search.hand import check_hand
 from okey_rules.search.hand_types import WinKind
-from okey_rules.tiles import TILE_OF_CODE, Color, okey_for
+from okey_rules.search.opening import best_openings
+from okey_rules.tiles import TILE_OF_CODE, Color, Tile, okey_for, parse_tile, parse_tiles
 
 Json = dict[str, Any]
 ROOT = Path(__file__).resolve().parents[1]
@@ -374,6 +376,57 @@ def game_answer(case: Json, _at: Position | None) -> Json:
             "winnerSeats": list(scored.winners)}
 
 
+def tile_of(message: Json) -> Tile:
+    """A Tile message as the engine's Tile, which checks it (a number 1-13, a copy 0 or 1)."""
+    if message.get("falseJoker"):
+        return Tile.false_joker(message.get("copy", 0))
+    colour = Color[message["color"].removeprefix("COLOR_")]
+    return Tile(colour, message["number"], message.get("copy", 0))
+
+
+def opening_inputs(request: Json) -> tuple[list[Tile], Tile, Ruleset]:
+    """A BestOpeningRequest's rack, okey and rules (the 101 preset unless it names a game)."""
+    hand = request.get("hand")
+    rack = [tile_of(t) for t in hand["tiles"]] if hand else parse_tiles(request["handNotation"])
+    wild = next(k for k in ("indicator", "indicatorNotation", "okey", "okeyNotation")
+                if k in request)
+    given = request[wild]
+    tile = tile_of(given) if isinstance(given, dict) else parse_tile(given)
+    named = request.get("preset") or ("" if "game" in request.get("ruleset", {}) else "101")
+    return rack, okey_for(tile) if wild.startswith("indicator") else tile, rules_of(
+        {**request, "preset": named})
+
+
+def opening_answer(case: Json, _at: Position | None) -> Json:
+    """BestOpening: the engine's openings, held to the referee (scripts/opening_referee.py),
+    which works the case's hand-written melds (`want`) out again. A `dealt` rack's melds are
+    the engine's, pinned once the referee finds them the best by the same checks."""
+    rack, okey, rules = opening_inputs(case["request"])
+    melds, pairs = best_openings(rack, okey, rules)
+    engine = vj.best_opening(
+        vj.opening_arrangement(((m.kind.name, m.tiles) for m in melds.arrangement.melds),
+                               melds.arrangement.notation()),
+        melds.value, melds.opens, melds.okeys_used, melds.unused,
+        vj.opening_arrangement(((m.kind.name, m.tiles) for m in pairs.arrangement.melds),
+                               pairs.arrangement.notation()),
+        pairs.count, pairs.opens, okey,
+    )
+    want = case.get("want")
+    if "dealt" in case:  # the request's rack is the seat's rack of that seeded 101 deal
+        dealt = deal(preset("101"), 4, 0, seed=case["dealt"]["seed"])
+        faces = [Tile.from_code(c).face for c in dealt.racks[case["dealt"]["seat"]]]
+        assert [t.face for t in rack] == faces, f"{case['name']}: not the seat's dealt rack"
+        assert okey == okey_for(dealt.indicator_tile), f"{case['name']}: not the deal's okey"
+        want = {"melds": melds.arrangement.notation()}
+    ruleset = case["request"].get("ruleset", {})
+    mine = opening_referee.expected(case["name"], rack, okey,
+                                    wrap=ruleset.get("runs13To1", False),
+                                    wild_pairs=ruleset.get("wildPairs", True), want=want)
+    assert mine == engine, f"{case['name']}: worked out\n{vj.dump(mine)}\nthe engine says\n" \
+        f"{vj.dump(engine)}"
+    return engine
+
+
 ANSWERS = {
     "ApplyMove": apply_answer,
     "LegalMoves": legal_answer,
@@ -381,6 +434,7 @@ ANSWERS = {
     "Replay": replay_answer,
     "ScoreRound": score_answer,
     "ScoreGame": game_answer,
+    "BestOpening": opening_answer,
 }
 
 

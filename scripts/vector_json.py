@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,15 +32,16 @@ from okey_rules.play.game_view import PlayerView, sees_whole_pile
 from okey_rules.rulebook import is_wild
 from okey_rules.ruleset import Ruleset
 from okey_rules.scores.scoring_types import RoundScore
-from okey_rules.tiles import FACES, TILE_OF_CODE
+from okey_rules.tiles import FACES, TILE_OF_CODE, Tile, indicator_for
 
 Json = dict[str, Any]
 SECOND_MS = 1000
 
 
 def snake(name: str) -> str:
-    """A ruleset option's engine name from its JSON name (layOffCap: lay_off_cap)."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    """A ruleset option's engine name from its JSON name (layOffCap: lay_off_cap, runs13To1:
+    runs_13_to_1)."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z0-9])|(?<=[0-9])(?=[A-Za-z])", "_", name).lower()
 
 
 # --- tiles and clocks, both ways -----------------------------------------------------------------
@@ -360,6 +362,47 @@ def full_ruleset(r: Ruleset) -> Json:
         "partnershipWaiver": r.partnership_waiver,
         "gostermePlayed": r.gosterme_played,
         "mustShowWin": r.must_show_win,
+    }
+
+
+# --- hand.proto: BestOpening ----------------------------------------------------------------------
+
+
+def opening_arrangement(melds: Iterable[tuple[str, Sequence[Any]]], notation: str) -> Json:
+    """An Arrangement of (MeldKind name, placed tiles) melds: each placed tile (anything with
+    `tile`, `stands_for` and `wild`) with its canonical copy and the face it stands for."""
+    return {
+        "melds": [
+            {"kind": f"MELD_KIND_{kind}",
+             "tiles": [{"tile": tile(p.tile.code), "standsFor": face(p.stands_for.code),
+                        "wild": p.wild} for p in placed]}
+            for kind, placed in melds
+        ],
+        "notation": notation,
+    }
+
+
+def best_opening(  # noqa: PLR0917 (the response's fields, in proto order)
+    arrangement: Json,
+    value: int,
+    opens: bool,
+    okeys_used: int,
+    unused: Sequence[Tile],
+    pairs: Json,
+    pairs_count: int,
+    pairs_open: bool,
+    okey: Tile,
+) -> Json:
+    """A BestOpeningResponse as the vectors pin it: every field but the free-text summary."""
+    return {
+        "arrangement": arrangement,
+        "value": value,
+        "opens": opens,
+        "okeysUsed": okeys_used,
+        "unused": tiles(t.code for t in unused),
+        "pairs": {"arrangement": pairs, "count": pairs_count, "opens": pairs_open},
+        "indicator": face(indicator_for(okey).code),
+        "okey": face(okey.code),
     }
 
 

@@ -6,8 +6,8 @@ answer holds together (its melds are sets and runs by the rulebook, made of
 the rack's tiles with the rest left on the rack, worth the value it states;
 okeys, pairs and the 101 and five-pair marks agree; the wild in force is the
 one asked); every rule the issue lists has its case, every refusal of
-docs/okey101.md its field; and scripts/derive_opening_vectors.py writes the
-file byte for byte.
+docs/okey101.md its field; and scripts/derive_vectors.py writes the file byte
+for byte from its case table (tests/conformance/cases/opening.json).
 """
 
 from __future__ import annotations
@@ -25,16 +25,14 @@ from okey_rules.tiles import Color, Tile, indicator_for, okey_for, parse_tile, p
 from vector_support import (
     CONFORMANCE,
     KEBAB,
-    ROOT,
+    assert_derived,
     assert_header,
-    assert_written_by,
     duplicate_case_names,
     field_head,
     load_json,
 )
 
 PATH = CONFORMANCE / "hand101_best_opening.json"
-DERIVE_SCRIPT = ROOT / "scripts" / "derive_opening_vectors.py"
 PREFIX = "best-opening-"
 REQUEST_FIELDS = {f.name for f in hand_pb2.BestOpeningRequest.DESCRIPTOR.fields}
 STATUS_CODES = {code.name for code in grpc.StatusCode}
@@ -149,10 +147,10 @@ def _notation(arrangement: dict[str, Any]) -> str:
 # --- the file ---------------------------------------------------------------------------------
 
 
-def test_file_is_exactly_what_the_derivation_script_writes() -> None:
-    # A hand edit without the script fails here; the script itself stops when a
-    # worked-out answer, the brute force and the engine disagree.
-    assert_written_by(DERIVE_SCRIPT, [PATH])
+def test_file_is_exactly_what_the_deriver_writes_from_its_case_table() -> None:
+    # A hand edit without the case table fails here; the deriver itself stops when a
+    # hand-written answer, the referee's brute force and the engine disagree.
+    assert_derived("opening", [PATH])
 
 
 def test_file_header_names_bestopening() -> None:
