@@ -534,7 +534,7 @@ def replay(
         result = apply_move(state, move, now_ms)
         if not result.legal:
             return ReplayResult(
-                False, state, index, tuple(events), index, result.reason, result.message
+                False, state, index, tuple(events), result.reason, result.message
             )
         assert result.state is not None
         state = result.state

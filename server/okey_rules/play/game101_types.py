@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from okey_rules.play.results import MoveResult
+from okey_rules.play.results import MoveResult, ReplayResult
 from okey_rules.rulebook import tile_value
 from okey_rules.ruleset import Ruleset
 from okey_rules.search.hand_types import MeldKind
@@ -199,16 +199,8 @@ class Event101(NamedTuple):
     from_seat: int = 0  # TOOK_DISCARD, RETURNED_DISCARD: the seat whose pile it is
 
 
-class Replay101(NamedTuple):
-    """A replayed 101 move log: the state after the last legal move and the first
-    illegal move's reason (the same fields as okey_rules.play.game_types.ReplayResult)."""
-
-    legal: bool
-    state: State101
-    applied: int
-    events: tuple[Event101, ...]
-    reason: Illegal101 | None = None
-    message: str = ""
+# A replayed 101 move log: the same type as classic's (okey_rules.play.results).
+Replay101 = ReplayResult[State101, Event101, Illegal101]
 
 
 # The judgement on a 101 move: the same type as classic's (okey_rules.play.results).

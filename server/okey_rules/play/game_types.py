@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from okey_rules.play.results import MoveResult as SharedResult
+from okey_rules.play.results import ReplayResult as SharedReplay
 from okey_rules.ruleset import Ruleset
 from okey_rules.search.hand_types import WinKind
 from okey_rules.tiles import FACES, TILE_OF_CODE, Tile, okey_for
@@ -154,13 +155,5 @@ class Event(NamedTuple):
 MoveResult = SharedResult[GameState, Event, IllegalReason]
 
 
-class ReplayResult(NamedTuple):
-    """A move log's verdict: every move legal, or the first illegal one."""
-
-    legal: bool
-    state: GameState  # after the last legal move
-    applied: int
-    events: tuple[Event, ...]
-    illegal_index: int = 0
-    reason: IllegalReason | None = None
-    message: str = ""
+# A move log's verdict: every move legal, or the first illegal one.
+ReplayResult = SharedReplay[GameState, Event, IllegalReason]
