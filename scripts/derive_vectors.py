@@ -17,7 +17,13 @@ A case table is one JSON object: `positions` (name: a ReplayRequest, a seeded or
 `deal` and its `moves`; or `from` another position and the `moves` after it) and `files`
 (vector file name: its header and `cases`). A case names its position with `at` (written
 out as the vector's given_state), carries its `request`, and either `expect` (a refusal,
-copied) or `want` (what the engine must answer; the answer itself is derived).
+copied) or `want` (what the engine must answer; the answer itself is derived); a refusal
+the engine makes names its field (`refused`). Two suites have a referee, a second way to
+the answer: `deal` (DealService) deals each request again with scripts/deal_referee.py,
+docs/dealing.md implemented apart from the engine, and `opening` (BestOpening) holds the
+hand-written melds to the brute force of scripts/opening_referee.py; where the engine and
+the referee differ, the build stops. A table's `listDepth` sets how deep a list nests and
+stays on one line in its files (the deal files keep racks and stacks on one line).
 docs/conformance.md describes the vector files; tests/unit/test_*vectors_wellformed.py
 check that this script writes them byte for byte.
 """
@@ -33,17 +39,20 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import deal_referee
 import opening_referee
 import vector_json as vj
-from okey_rules.dealing.deal import deal
-from okey_rules.dealing.deal_fairness import seeded_deal_id
+from okey_rules.dealing.deal import deal, validate_deal_input
+from okey_rules.dealing.deal_fairness import seeded_deal_id, shuffle_seed
 from okey_rules.dealing.deal_stacked import stacked_deal
+from okey_rules.dealing.deal_types import DealMethod
 from okey_rules.errors import InvalidInputError
 from okey_rules.play.game import apply_move, legal_moves, replay, start_round
 from okey_rules.play.game101 import apply_move_101, legal_moves_101, replay_101, start_round_101
 from okey_rules.play.game101_types import Move101, Move101Kind, State101
 from okey_rules.play.game_types import GameState, Move, MoveKind
 from okey_rules.play.game_view import player_view
+from okey_rules.play.round import round_for
 from okey_rules.ruleset import ColourDouble, Game, Ruleset, ScoringMode, preset
 from okey_rules.scores.scoring import (
     check_scorable,
@@ -427,6 +436,66 @@ def opening_answer(case: Json, _at: Position | None) -> Json:
     return engine
 
 
+def _deal_inputs(request: Json) -> tuple[Ruleset, int, int, DealMethod]:
+    method = request.get("method", "DEAL_METHOD_INFORMAL").removeprefix("DEAL_METHOD_")
+    return (rules_of(request), request.get("playerCount", 0), request.get("dealerSeat", 0),
+            DealMethod[method])
+
+
+def deal_answer(case: Json, _at: Position | None) -> Json:
+    """Deal: the engine's deal of a seed (the client seeds mixed in), of a stacked position
+    or under a commitment (`given_commitment`), held to the referee (scripts/deal_referee.py),
+    docs/dealing.md implemented a second time: any field that differs stops the build."""
+    request = case["request"]
+    commit = case.get("given_commitment")
+    rules, players, dealer, method = _deal_inputs(commit if commit is not None else request)
+    if commit is not None:  # the tiles come from a secret seed: any seed shows the rest
+        dealt = deal(rules, players, dealer, method, seed="a committed seed")
+    elif "stacked" in request:
+        stacked = request["stacked"]
+        dealt = stacked_deal(
+            rules, players, dealer,
+            racks=[[vj.code_of(t) for t in rack["tiles"]] for rack in stacked["racks"]],
+            wall=[vj.code_of(t) for t in stacked.get("wall", [])],
+            indicator=vj.code_of(stacked["indicator"]),
+        )
+    else:
+        seed = shuffle_seed(request["seed"], request.get("clientSeeds", []))
+        dealt = deal(rules, players, dealer, method, seed=seed, dice=request.get("dice"))
+    number = (commit if commit is not None else request).get("round") or 1
+    state = round_for(rules.game).start(dealt, deal_ref="", round_number=number, now_ms=None)
+    if commit is not None:
+        engine = vj.committed_response(dealt, state, request.get("clientSeeds", []))
+        referee = deal_referee.expected_committed_response(commit, request)
+    elif "stacked" in request:
+        engine = vj.deal_response(dealt, state, vj.STACKED, "", [])
+        referee = deal_referee.expected_stacked_response(request)
+    else:
+        engine = vj.deal_response(dealt, state, vj.SEEDED, request["seed"],
+                                  request.get("clientSeeds", []))
+        referee = deal_referee.expected_response(request)
+    assert engine == referee, (
+        f"{case['name']}: the engine deals\n{vj.dump(engine)}\nthe referee\n{vj.dump(referee)}")
+    return engine
+
+
+def commit_answer(case: Json, _at: Position | None) -> Json:
+    """CommitSeed: the inputs a commitment binds, as the engine resolves them (the game's
+    preset, 0 seats as 4, round 0 as 1), held to the hand-written `inputs`."""
+    request = case["request"]
+    rules, players, dealer, method = _deal_inputs(request)
+    hashes = request.get("clientSeedHashes", [])
+    return {"inputs": {
+        "game": f"GAME_{rules.game.name}",
+        "playerCount": validate_deal_input(rules, players, dealer, method, None),
+        "dealerSeat": dealer,
+        "method": f"DEAL_METHOD_{method.name}",
+        "round": request.get("round") or 1,
+        "clientSeedCount": len(hashes),
+        "clientSeedHashes": hashes or None,
+    }}
+
+
 ANSWERS = {
     "ApplyMove": apply_answer,
     "LegalMoves": legal_answer,
@@ -435,6 +504,8 @@ ANSWERS = {
     "ScoreRound": score_answer,
     "ScoreGame": game_answer,
     "BestOpening": opening_answer,
+    "Deal": deal_answer,
+    "CommitSeed": commit_answer,
 }
 
 
@@ -446,6 +517,8 @@ def build_case(case: Json, method: str, at: dict[str, Position]) -> Json:
     built: Json = {"name": case["name"], "reason": case["reason"]}
     if position is not None:
         built["given_state"] = position.given_state()
+    if "given_commitment" in case:  # a CommitSeedRequest sent first (DealService)
+        built["given_commitment"] = case["given_commitment"]
     built["request"] = case["request"]
     if "expect" not in case:  # the engine's answer, held to what the case wants (if it says)
         built["expect"] = {"response": ANSWERS[method](case, position)}
@@ -464,8 +537,16 @@ def build_case(case: Json, method: str, at: dict[str, Position]) -> Json:
     return built
 
 
+def read_table(path: Path) -> Json:
+    table: Json = json.loads(path.read_text(encoding="utf-8"))
+    return table
+
+
 def build_suite(path: Path) -> dict[str, Json]:
-    table = json.loads(path.read_text(encoding="utf-8"))
+    return build_table(read_table(path))
+
+
+def build_table(table: Json) -> dict[str, Json]:
     at = positions(table.get("positions", {}))
     files = {}
     for name, data in table["files"].items():
@@ -487,19 +568,30 @@ def build_files(paths: Sequence[Path] | None = None) -> dict[str, Json]:
     return files
 
 
+def file_texts(paths: Sequence[Path] | None = None) -> dict[str, str]:
+    """Every vector file's exact text, by file name, in its case table's layout (`listDepth`:
+    how deep a list may nest and stay on one line, 2 unless the table says)."""
+    texts: dict[str, str] = {}
+    for path in paths if paths is not None else suites():
+        table = read_table(path)
+        depth = table.get("listDepth", 2)
+        texts |= {name: vj.file_text(data, depth) for name, data in build_table(table).items()}
+    return texts
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--write", metavar="DIR", type=Path, help="write the files into DIR")
-    parser.add_argument("--suite", action="append", help="a case table's name (game, ...)")
+    parser.add_argument("--suite", action="append",
+                        help="a case table's name (game, game101, scoring, deal, opening)")
     args = parser.parse_args(argv)
     paths = [CASES / f"{s}.json" for s in args.suite] if args.suite else None
-    files = build_files(paths)
     if not args.write:
-        print(vj.dump(files))
+        print(vj.dump(build_files(paths)))
         return 0
-    for name, data in files.items():
-        (args.write / name).write_text(vj.file_text(data), encoding="utf-8")
-        print(f"wrote {args.write / name} ({len(data['cases'])} cases)", file=sys.stderr)
+    for name, text in file_texts(paths).items():
+        (args.write / name).write_text(text, encoding="utf-8")
+        print(f"wrote {args.write / name}", file=sys.stderr)
     return 0
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from okey_rules.dealing.deal_types import Deal, FormalProcedure, codes_notation, rack_notation
 from okey_rules.play.game101_types import (
     Event101,
     Event101Kind,
@@ -406,6 +407,99 @@ def best_opening(  # noqa: PLR0917 (the response's fields, in proto order)
     }
 
 
+# --- deal.proto: Deal --------------------------------------------------------------------------
+
+SEEDED, STACKED, COMMITTED = "DEAL_KIND_SEEDED", "DEAL_KIND_STACKED", "DEAL_KIND_COMMITTED"
+# The RoundStatus fields a DealResponse pins, in its order (the empty commitment and seeded
+# deal id follow where the kind of deal has none).
+DEAL_STATUS = ("game", "playerCount", "dealerSeat", "round", "moveNumber", "turnSeat", "phase",
+               "turnDeadline", "roundOver", "outcome", "dealKind", "mustFinish")
+
+
+def dealt_tile(code: int) -> Json:
+    """A Tile as protobuf JSON prints it, defaults left out (copy 0, no false joker): the
+    deal files write their tiles so."""
+    t = TILE_OF_CODE[code]
+    data: Json = {"falseJoker": True} if t.is_false_joker else face(code)
+    if t.copy:
+        data["copy"] = t.copy
+    return data
+
+
+def dealt_tiles(codes: Iterable[int]) -> list[Json]:
+    return [dealt_tile(c) for c in codes]
+
+
+def deal_status(state: GameState | State101, kind: str) -> Json:
+    """The opening state's RoundStatus: nothing played, the first seat to discard; the keyed
+    parts left out, the empty ones pinned."""
+    full = status(state, kind)
+    data = {key: full[key] for key in DEAL_STATUS}
+    if kind != COMMITTED:
+        data["commitment"] = ""
+    if kind != SEEDED:
+        data["seededDealId"] = ""
+    return data
+
+
+def formal(p: FormalProcedure | None) -> Json | None:
+    """deal.proto FormalProcedure: the dice, the 21 stacks, the spare, where the indicator
+    was turned up and every take."""
+    if p is None:
+        return None
+    return {
+        "dice": list(p.dice),
+        "diceGiven": p.dice_given,
+        "stacks": [{"index": k, "letter": p.letter_of(k), "tiles": dealt_tiles(stack),
+                    "notation": codes_notation(stack)} for k, stack in enumerate(p.stacks)],
+        "spare": dealt_tile(p.spare),
+        "indicatorStack": p.indicator_stack,
+        "indicatorPosition": p.indicator_position,
+        "takes": [{"seat": t.seat, "stack": t.stack, "letter": t.letter, "part": t.part,
+                   "tiles": dealt_tiles(t.tiles)} for t in p.takes],
+    }
+
+
+def _inputs(dealt: Deal) -> Json:
+    return {"method": f"DEAL_METHOD_{dealt.method.name}", "game": f"GAME_{dealt.game.name}",
+            "playerCount": dealt.player_count, "dealerSeat": dealt.dealer,
+            "firstSeat": dealt.first_seat}
+
+
+def deal_response(
+    dealt: Deal, state: GameState | State101, kind: str, seed: str, client_seeds: Sequence[str]
+) -> Json:
+    """A DealResponse of a seeded or stacked deal: every tile, never the keyed deal id."""
+    data: Json = {"seed": seed, "commitment": ""}
+    if kind == STACKED:
+        data["dealId"] = ""
+    data |= _inputs(dealt) | {
+        "indicator": dealt_tile(dealt.indicator),
+        "okey": face(dealt.okey.code),
+        "racks": [{"seat": seat, "tiles": dealt_tiles(rack), "notation": rack_notation(rack)}
+                  for seat, rack in enumerate(dealt.racks)],
+        "wall": dealt_tiles(dealt.wall),
+        "formal": formal(dealt.formal),
+        "round": state.round,
+    }
+    if client_seeds:  # echoed as given (an empty list is not written in protobuf JSON)
+        data["clientSeeds"] = list(client_seeds)
+    data["status"] = deal_status(state, kind)
+    return data
+
+
+def committed_response(
+    dealt: Deal, state: GameState | State101, client_seeds: Sequence[str]
+) -> Json:
+    """A DealResponse under a commitment, as far as a vector can pin it: the seed secret, the
+    inputs bound, one rack per seat (its tiles from a seed nobody knows yet)."""
+    return {"seed": "", **_inputs(dealt),
+            "racks": [{"seat": seat} for seat in range(dealt.player_count)],
+            "formal": None if dealt.formal is None else {"diceGiven": dealt.formal.dice_given},
+            "round": state.round, "clientSeeds": list(client_seeds) or None,
+            "status": deal_status(state, COMMITTED)}
+
+
 # --- the files' text -----------------------------------------------------------------------------
 
 
@@ -417,22 +511,24 @@ def _depth(value: Any) -> int:
     return 0
 
 
-def dump(value: Any, indent: int = 0) -> str:
+def dump(value: Any, indent: int = 0, list_depth: int = 2) -> str:
     """JSON with every short value, every shallow object (a tile, a move, a logged move, an
     event) and every list of scalars or tiles (a rack) on one line; a list of objects (moves,
-    events, a log) gets one line per element."""
+    events, a log) gets one line per element. `list_depth` 3 keeps a list of shallow objects
+    (a deal's racks of tiles, its stacks) on one line too."""
     inline = json.dumps(value, ensure_ascii=False)
-    shallow = _depth(value) <= (3 if isinstance(value, dict) else 2)
+    shallow = _depth(value) <= (3 if isinstance(value, dict) else list_depth)
     if shallow or len(inline) + indent <= 100:
         return inline
     pad = " " * (indent + 2)
     if isinstance(value, dict):
-        items = [f"{pad}{json.dumps(k)}: {dump(v, indent + 2)}" for k, v in value.items()]
+        items = [f"{pad}{json.dumps(k)}: {dump(v, indent + 2, list_depth)}"
+                 for k, v in value.items()]
         return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
-    items = [pad + dump(v, indent + 2) for v in value]
+    items = [pad + dump(v, indent + 2, list_depth) for v in value]
     return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
 
 
-def file_text(data: Json) -> str:
+def file_text(data: Json, list_depth: int = 2) -> str:
     """A vector file's exact text, as --write writes it."""
-    return dump(data) + "\n"
+    return dump(data, list_depth=list_depth) + "\n"

@@ -68,8 +68,9 @@ NOT_OKEY = {
     "docker": "builds and runs the image: tests/e2e/test_deploy_files.py checks deploy/",
     "kubectl": "needs a cluster: tests/e2e/test_deploy_files.py checks the manifests",
     "python": "scripts/derive_vectors.py rewrites the vector files: tests/unit/"
-              "test_game_vectors_wellformed.py, test_game101_vectors_wellformed.py and "
-              "test_scoring_vectors_wellformed.py derive every case again and compare",
+              "test_game_vectors_wellformed.py, test_game101_vectors_wellformed.py, "
+              "test_scoring_vectors_wellformed.py, test_deal_vectors_wellformed.py and "
+              "test_opening_vectors_wellformed.py derive every case again and compare",
 }
 
 # okey commands that are not run here (matched on the start of the command as written).

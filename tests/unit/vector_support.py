@@ -1,19 +1,21 @@
 """What the conformance-vector checks (tests/unit/test_*vectors_wellformed.py) share.
 
 Reading the vector files (tests/conformance/*.json, format in docs/conformance.md)
-and their cases, picking cases by method, loading a scripts/derive_*_vectors.py
-as a module and holding the files to what it writes byte for byte, the file
+and their cases, picking cases by method, holding the files to what
+scripts/derive_vectors.py writes from their case table byte for byte, the file
 header, the case form and expectation the GameService and ScoringService files
 share, and replaying a case's `given_state` as a server reads it.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from google.protobuf import json_format
@@ -33,12 +35,10 @@ KEY = b"test key for reading vector logs"
 # The keys of a vector file, in docs/conformance.md's format (the CheckHand files have no notes).
 HEADER_KEYS = {"suite", "source", "service", "method", "notes", "cases"}
 
-# The derive scripts import scripts/vector_tools.py as a sibling, as they do when run
-# from scripts/; appended, so nothing there shadows an installed module.
+# scripts/derive_vectors.py imports its siblings (vector_json, the referees) as it does when
+# run from scripts/; appended, so nothing there shadows an installed module.
 if str(SCRIPTS) not in sys.path:
     sys.path.append(str(SCRIPTS))
-
-from vector_tools import load_script  # noqa: E402 (needs scripts/ on the path)
 
 Case = dict[str, Any]
 MethodCase = tuple[str, str, Case]  # (file name, method, case)
@@ -80,28 +80,20 @@ def duplicate_case_names() -> list[str]:
     return sorted({n for n in names if names.count(n) > 1})
 
 
-def assert_written_by(script: Path, paths: Sequence[Path]) -> None:
-    """The files are exactly what the script writes: no more, no fewer, byte for byte.
-    A hand edit of a vector (reason, request, log or answer) without the script fails here."""
-    derive = load_script(script)
-    built = derive.build_files()
-    assert sorted(built) == sorted(path.name for path in paths)
-    for path in paths:
-        text = path.read_text(encoding="utf-8")
-        expected = derive.file_text(built[path.name])
-        assert text == expected, f"regenerate {path.name} with {script} --write tests/conformance"
+def script(name: str) -> ModuleType:
+    """A module of scripts/ (derive_vectors, deal_referee, ...), imported by its name."""
+    return importlib.import_module(name)
 
 
 def assert_derived(suite: str, paths: Sequence[Path]) -> None:
     """The files are exactly what scripts/derive_vectors.py writes from the case table
     tests/conformance/cases/<suite>.json: no more, no fewer, byte for byte. A hand edit of a
-    vector without its case table fails here."""
-    derive = load_script(SCRIPTS / "derive_vectors.py")
-    built = derive.build_files([CONFORMANCE / "cases" / f"{suite}.json"])
-    assert sorted(built) == sorted(path.name for path in paths)
+    vector without its case table fails here; so does a case the engine and the case table
+    (or the suite's referee) disagree on, as the deriver stops."""
+    texts = script("derive_vectors").file_texts([CONFORMANCE / "cases" / f"{suite}.json"])
+    assert sorted(texts) == sorted(path.name for path in paths)
     for path in paths:
-        expected = derive.vj.file_text(built[path.name])
-        assert path.read_text(encoding="utf-8") == expected, (
+        assert path.read_text(encoding="utf-8") == texts[path.name], (
             f"regenerate {path.name}: scripts/derive_vectors.py --write tests/conformance"
         )
 

@@ -1,7 +1,7 @@
 // The Deal conformance vectors re-derived in JavaScript from docs/dealing.md:
 // the docs promise that a client in any language gets the same deal from the
 // same seed, so this file implements the documented stream, shuffle and deals
-// (sharing no code with the Python server or scripts/derive_deal_vectors.py)
+// (sharing no code with the Python server or scripts/deal_referee.py)
 // and checks every seeded vector against it. No server needed; the live run
 // of the same vectors through OkeyClient is in conformance.test.js.
 
