@@ -15,12 +15,14 @@ from okey_rules.ruleset import Game, preset
 from okey_rules.tiles import Tile
 
 SERVER = Path(__file__).resolve().parents[2] / "server" / "okey_server"
-# The modules that run a round for GameService and Deal: no game is asked about there.
+# The modules that run a round for GameService, ScoringService and Deal: no game is asked
+# about there.
 # (convert_state writes each game's state with that game's encoder, picked by its rules:
 # it may name them, but never asks a state's type.)
-GAME_AGNOSTIC = ("services/game_servicer.py", "services/deal_request.py", "wire/round_status.py",
-                 "wire/convert_state.py")
-NAMES_NO_GAME = ("services/game_servicer.py", "services/deal_request.py", "wire/round_status.py")
+GAME_AGNOSTIC = ("services/game_servicer.py", "services/scoring_servicer.py",
+                 "services/deal_request.py", "wire/round_status.py", "wire/convert_state.py")
+NAMES_NO_GAME = ("services/game_servicer.py", "services/scoring_servicer.py",
+                 "services/deal_request.py", "wire/round_status.py")
 
 
 def _started(game: Game) -> GameState | State101:
