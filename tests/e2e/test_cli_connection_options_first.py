@@ -52,3 +52,11 @@ def test_connection_options_parse_at_either_level(argv, expected):
     args = vars(parse_args(argv))
     assert CONNECTION_DEFAULTS["timeout"] == DEFAULT_TIMEOUT_S
     assert {dest: args[dest] for dest in CONNECTION_DEFAULTS} == CONNECTION_DEFAULTS | expected
+
+
+def test_a_connection_option_before_a_command_that_talks_to_no_server_is_refused():
+    """`okey --server X deal hash-seed` is a mistake to say, not to drop without a word."""
+    done = okey("--server", UNREACHABLE, "deal", "hash-seed", "alice")
+    assert done.returncode == 2
+    assert "--server does not apply to `okey deal hash-seed`" in done.stderr
+    assert okey("deal", "hash-seed", "alice").returncode == 0

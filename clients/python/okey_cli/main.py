@@ -33,6 +33,8 @@ def _connection_defaults() -> dict[str, object]:
 
 
 CONNECTION_DEFAULTS = _connection_defaults()
+# Set (to the command's name) by a command that takes no connection options.
+NO_CONNECTION = "_no_connection_options"
 
 
 def _command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
@@ -53,9 +55,16 @@ def _take_connection_options_first(parser: argparse.ArgumentParser) -> None:
     """
     rpc.add_server_options(parser)
     for each in (parser, *_command_parsers(parser)):
+        takes_them = False
         for action in each._actions:
             if action.dest in CONNECTION_DEFAULTS:
                 action.default = argparse.SUPPRESS
+                takes_them = True
+        has_commands = any(isinstance(a, argparse._SubParsersAction) for a in each._actions)
+        if each is not parser and not takes_them and not has_commands:
+            # A command that talks to no server (okey deal hash-seed): a connection
+            # option given before it would otherwise be dropped without a word.
+            each.set_defaults(**{NO_CONNECTION: each.prog})
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,7 +85,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line parsed, connection options given before the command included."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    command = vars(args).pop(NO_CONNECTION, None)
+    given = [dest for dest in CONNECTION_DEFAULTS if hasattr(args, dest)]
+    if command is not None and given:
+        option = "--" + given[0].replace("_", "-")
+        parser.error(f"{option} does not apply to `{command}`: it talks to no server")
     for dest, default in CONNECTION_DEFAULTS.items():
         if not hasattr(args, dest):
             setattr(args, dest, default)
