@@ -20,11 +20,11 @@ from okey_rules.play.game_view import PlayerView
 from okey_rules.ruleset import MAX_MOVE_TIMER_SECONDS
 from okey_rules.tiles import TILE_OF_CODE
 
-from okey_server.wire.convert_state import PHASE_TO_PROTO, fill_outcome, ruleset_proto_cached
-from okey_server.wire.convert_tile import fill_tile, tile_from_proto, tile_message, tile_messages
+from okey_server.wire.convert_state import PHASE_TO_PROTO, fill_outcome
+from okey_server.wire.convert_tile import fill_tile, tile_from_proto, tile_message
 from okey_server.wire.convert_time import ms_timestamp, timestamp_ms
-from okey_server.wire.deal_ref import fill_deal_facts
 from okey_server.wire.proto_enum import enum_value
+from okey_server.wire.view_common import add_seat, view_answer
 
 MOVE_KIND_TO_PROTO: dict[MoveKind, game_pb2.MoveKind] = {
     MoveKind.DRAW_FROM_WALL: game_pb2.MOVE_KIND_DRAW_FROM_WALL,
@@ -119,30 +119,9 @@ def illegal_reason_to_proto(reason: IllegalReason | None) -> game_pb2.IllegalRea
 
 def view_to_proto(view: PlayerView, state: GameState) -> game_pb2.PlayerViewResponse:
     """One seat's view: its own rack, every seat's counts and visible discards, no wall order."""
-    answer = game_pb2.PlayerViewResponse(
-        seat=view.seat,
-        ruleset=ruleset_proto_cached(view.rules),
-        player_count=view.player_count,
-        dealer_seat=view.dealer,
-        rack=tile_messages(view.rack),
-        wall_size=view.wall_size,
-        turn_seat=view.turn,
-        phase=PHASE_TO_PROTO[view.phase],
-        move_number=view.move_number,
-        round=view.round,
-    )
-    fill_deal_facts(answer, view.deal_id)
-    fill_tile(answer.indicator, TILE_OF_CODE[view.indicator])
-    fill_tile(answer.okey, state.okey)
+    answer = view_answer(view, PHASE_TO_PROTO[view.phase])
     for seat in view.seats:
-        answer.seats.add(
-            seat=seat.seat,
-            rack_size=seat.rack_size,
-            discard_count=seat.discard_count,
-            discards=tile_messages(seat.discards),
-            whole_pile=seat.whole_pile,
-            gosterme=seat.gosterme,
-        )
+        add_seat(answer, seat).gosterme = seat.gosterme
     if view.deadline_ms:
         answer.turn_deadline.CopyFrom(ms_timestamp(view.deadline_ms))
     if view.outcome is not None:

@@ -28,12 +28,11 @@ from okey_rules.play.game101_types import (
 from okey_rules.play.game101_view import PlayerView101
 from okey_rules.ruleset import Ruleset
 from okey_rules.search.hand_types import MeldKind
-from okey_rules.tiles import TILE_OF_CODE, okey_for
+from okey_rules.tiles import TILE_OF_CODE
 
-from okey_server.wire.convert_ruleset import ruleset_to_proto
 from okey_server.wire.convert_tile import fill_tile, tile_from_proto, tile_messages
-from okey_server.wire.deal_ref import fill_deal_facts
 from okey_server.wire.proto_enum import enum_value
+from okey_server.wire.view_common import add_seat, view_answer
 
 PHASE_TO_PROTO: dict[Phase101, state_pb2.Phase] = {
     Phase101.FIRST_DISCARD: state_pb2.PHASE_FIRST_DISCARD,
@@ -291,32 +290,11 @@ def fill_events_101(
 
 def view_101_to_proto(view: PlayerView101) -> game_pb2.PlayerViewResponse:
     """One seat's view of a 101 round (okey_rules.play.game101_view), as the answer."""
-    answer = game_pb2.PlayerViewResponse(
-        seat=view.seat,
-        player_count=view.player_count,
-        dealer_seat=view.dealer,
-        rack=tile_messages(view.rack),
-        wall_size=view.wall_size,
-        turn_seat=view.turn,
-        phase=PHASE_TO_PROTO[view.phase],
-        move_number=view.move_number,
-        round=view.round,
-    )
-    fill_deal_facts(answer, view.deal_id)
-    answer.ruleset.CopyFrom(ruleset_to_proto(view.rules))
-    indicator = TILE_OF_CODE[view.indicator]
-    fill_tile(answer.indicator, indicator)
-    fill_tile(answer.okey, okey_for(indicator))
+    answer = view_answer(view, PHASE_TO_PROTO[view.phase])
     for seat in view.seats:
-        answer.seats.add(
-            seat=seat.seat,
-            rack_size=seat.rack_size,
-            discard_count=seat.discard_count,
-            discards=tile_messages(seat.discards),
-            whole_pile=seat.whole_pile,
-            opened=OPENED_TO_PROTO[seat.opened],
-            penalties=[PENALTY_TO_PROTO[p] for p in seat.penalties],
-        )
+        side = add_seat(answer, seat)
+        side.opened = OPENED_TO_PROTO[seat.opened]
+        side.penalties.extend(PENALTY_TO_PROTO[p] for p in seat.penalties)
     for meld in view.table:
         shown = answer.table.add(
             index=meld.index, owner_seat=meld.owner, kind=MELD_KIND_TO_PROTO[meld.kind],

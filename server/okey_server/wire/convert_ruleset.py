@@ -6,6 +6,7 @@ from dataclasses import fields
 from typing import Any
 
 from okey.v1 import ruleset_pb2
+from okey_rules.bounded_cache import BoundedCache
 from okey_rules.errors import InvalidInputError
 from okey_rules.ruleset import ColourDouble, Game, Ruleset, ScoringMode, preset
 
@@ -77,4 +78,18 @@ def ruleset_to_proto(rules: Ruleset) -> ruleset_pb2.Ruleset:
         value = getattr(rules, name)
         to_proto = _ENUM_TO_PROTO.get(name)
         setattr(message, name, to_proto[value] if to_proto else value)
+    return message
+
+
+# A server sees few distinct rulesets (every state and view of a table carries the
+# same), and writing one out costs more than copying it: each is written once.
+_RULESETS_KEPT = 256
+_ruleset_message: BoundedCache[Ruleset, ruleset_pb2.Ruleset] = BoundedCache(_RULESETS_KEPT)
+
+
+def ruleset_proto_cached(rules: Ruleset) -> ruleset_pb2.Ruleset:
+    """`ruleset_to_proto`, remembered: a shared message, only ever copied from."""
+    message = _ruleset_message.get(rules)
+    if message is None:
+        message = _ruleset_message.put(rules, ruleset_to_proto(rules))
     return message

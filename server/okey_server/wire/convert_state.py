@@ -25,7 +25,7 @@ from okey_rules.tiles import TILE_OF_CODE
 
 from okey_server.wire.convert_game101 import fill_state_101, state_101_from_proto
 from okey_server.wire.convert_hand import WIN_KIND_TO_PROTO, arrangement_bytes
-from okey_server.wire.convert_ruleset import ruleset_from_proto, ruleset_to_proto
+from okey_server.wire.convert_ruleset import ruleset_from_proto, ruleset_proto_cached
 from okey_server.wire.convert_tile import fill_tile, tile_from_proto, tile_messages
 from okey_server.wire.sealing import STATE, KeyRing, key_ring, seal, unseal
 
@@ -45,7 +45,6 @@ WIN_KIND_TO_DOMAIN = {value: kind for kind, value in WIN_KIND_TO_PROTO.items()}
 # server issued reach the table; the bound is for a server that issues many.
 _RULESETS_KEPT = 256
 _ruleset_of_wire: BoundedCache[bytes, Ruleset] = BoundedCache(_RULESETS_KEPT)
-_ruleset_message: BoundedCache[Ruleset, ruleset_pb2.Ruleset] = BoundedCache(_RULESETS_KEPT)
 
 # The states this server sealed or opened lately, by key ring and token. A table's
 # next call carries the state the last answer issued (the next ApplyMove, the
@@ -70,14 +69,6 @@ def _state_ruleset(message: ruleset_pb2.Ruleset, state_field: str) -> Ruleset:
         rules = ruleset_from_proto("", message, f"{state_field}.ruleset")
         _ruleset_of_wire.put(wire, rules)
     return rules
-
-
-def ruleset_proto_cached(rules: Ruleset) -> ruleset_pb2.Ruleset:
-    """`ruleset_to_proto`, remembered: a shared message, only ever copied from."""
-    message = _ruleset_message.get(rules)
-    if message is None:
-        message = _ruleset_message.put(rules, ruleset_to_proto(rules))
-    return message
 
 
 def _varint(value: int) -> bytes:
