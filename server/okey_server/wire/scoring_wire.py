@@ -14,17 +14,16 @@ from dataclasses import dataclass
 from typing import Protocol, cast
 
 from okey.v1 import scoring_pb2
-from okey_rules.dealing.deal import DEFAULT_PLAYERS
+from okey_rules.dealing.deal import DEFAULT_PLAYERS, OKEY_101_PLAYERS
 from okey_rules.errors import InvalidInputError
 from okey_rules.play.game101_types import State101
 from okey_rules.play.game_types import GameState
-from okey_rules.play.round import RoundState
+from okey_rules.play.round import RoundState, round_of
 from okey_rules.ruleset import Game, Ruleset
 from okey_rules.scores.scoring import (
     check_scorable,
     check_table,
     check_table_size,
-    next_deal,
     score_round,
     start_table,
 )
@@ -113,7 +112,8 @@ class ClassicScoring:
             result = result_from_proto(given.entry.result, rules, f"{field}.result")
         scored = score_round(rules, seats.count, table, result,
                              **({"field": f"{field}.result"} if given.in_game else {}))
-        after = next_deal(rules, cast(GameState, state), before, scored) if state else None
+        # A round given as a result names no next deal; a state's round says (Round).
+        after = round_of(state).next_deal(rules, state, before, scored) if state else None
         return scored, after
 
 
@@ -126,13 +126,13 @@ class Okey101Scoring:
         # is refused as classic's check says.
         if state is None:
             check_scorable(rules)
-        return Seats(4, "round.state")
+        return Seats(OKEY_101_PLAYERS, "round.state")
 
     def game_seats(self, rules: Ruleset, requested: int,  # noqa: ARG002
                    states: Sequence[RoundState | None]) -> Seats:
         if all(state is None for state in states):
             check_scorable(rules)  # results only: refused on ruleset.game, as classic's check
-        return Seats(4, "rounds")
+        return Seats(OKEY_101_PLAYERS, "rounds")
 
     def score(self, rules: Ruleset, seats: Seats, table: Table | None,  # noqa: ARG002
               given: RoundInput) -> tuple[RoundScore, NextDeal]:
