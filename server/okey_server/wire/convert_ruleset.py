@@ -83,8 +83,8 @@ def ruleset_to_proto(rules: Ruleset) -> ruleset_pb2.Ruleset:
 
 # A server sees few distinct rulesets (every state and view of a table carries the
 # same), and writing one out costs more than copying it: each is written once.
-_RULESETS_KEPT = 256
-_ruleset_message: BoundedCache[Ruleset, ruleset_pb2.Ruleset] = BoundedCache(_RULESETS_KEPT)
+RULESETS_KEPT = 256
+_ruleset_message: BoundedCache[Ruleset, ruleset_pb2.Ruleset] = BoundedCache(RULESETS_KEPT)
 
 
 def ruleset_proto_cached(rules: Ruleset) -> ruleset_pb2.Ruleset:

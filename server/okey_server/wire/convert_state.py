@@ -25,7 +25,11 @@ from okey_rules.tiles import TILE_OF_CODE
 
 from okey_server.wire.convert_game101 import fill_state_101, state_101_from_proto
 from okey_server.wire.convert_hand import WIN_KIND_TO_PROTO, arrangement_bytes
-from okey_server.wire.convert_ruleset import ruleset_from_proto, ruleset_proto_cached
+from okey_server.wire.convert_ruleset import (
+    RULESETS_KEPT,
+    ruleset_from_proto,
+    ruleset_proto_cached,
+)
 from okey_server.wire.convert_tile import fill_tile, tile_from_proto, tile_messages
 from okey_server.wire.sealing import STATE, KeyRing, key_ring, seal, unseal
 
@@ -43,8 +47,7 @@ WIN_KIND_TO_DOMAIN = {value: kind for kind, value in WIN_KIND_TO_PROTO.items()}
 # than the rest of a state's decoding: both directions are remembered. A
 # state's ruleset is read only after its MAC checks out, so only rulesets the
 # server issued reach the table; the bound is for a server that issues many.
-_RULESETS_KEPT = 256
-_ruleset_of_wire: BoundedCache[bytes, Ruleset] = BoundedCache(_RULESETS_KEPT)
+_ruleset_of_wire: BoundedCache[bytes, Ruleset] = BoundedCache(RULESETS_KEPT)
 
 # The states this server sealed or opened lately, by key ring and token. A table's
 # next call carries the state the last answer issued (the next ApplyMove, the
