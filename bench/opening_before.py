@@ -1,0 +1,615 @@
+"""BASELINE ONLY: okey_rules.search.opening as it was at f9b2144 (before issue 25, point 7).
+
+bench/opening_bench.py times this copy side by side with the engine's current
+module in one run (the dealt-rack median before and after), and
+tests/unit/test_opening_same_answer.py holds the current module to its
+answers. Nothing else may import it; it is kept as it was, not maintained.
+What follows is the module's docstring and code at f9b2144, unchanged:
+
+Okey 101 openings (docs/okey101.md): the most valuable melds a rack can lay, and the most pairs.
+
+A player opens in Okey 101 by laying sets and runs worth at least 101
+points (each tile counts its number, an okey the number it stands for, a
+false joker the okey's number), or at least five pairs. `best_opening`
+finds the melds of highest value a rack holds, `best_pairs_opening` the
+most pairs. Both are exact.
+
+How the melds are found (why it is exact): the numbers are decided one at a
+time, 1 to 13 (then the 1 played high after 13, where `runs_13_to_1`
+allows it). At each number, each tile of that number is left on the rack,
+laid in a set of that number, or laid in a run of its colour, where it
+continues a run that reached the number before or starts one; an okey may
+stand for any tile in a set or a run. A run shorter than three cannot stop,
+so what the later numbers need to know is, per colour, how many runs are
+open and how long each is (1, 2, or 3 and more: from three on a run may stop
+anywhere), and how many okeys are spent. Those are the states of a dynamic
+programme over the numbers, and each state keeps only its best way so far:
+whatever the numbers above do next depends on the state alone, so the best
+way to reach a state is part of the best opening through it. A set is only
+a question of how many tiles of one number lie in sets (3 or 4 of different
+colours, or two or three sets of them), so sets need no state at all.
+
+The programme keeps, for each state, the value laid, the tiles laid and the
+choices made so far, and compares them in the order of the tie-break rule
+(`best_opening`): equal states have equal futures, so the comparison made
+early is the one the whole openings would get. The melds are then rebuilt
+from the chosen layout (how many tiles of each face lie in sets and in runs)
+in one fixed way: runs as long as they can be (where fewer runs of a colour
+go on, the longest stop), sets with two copies of a colour in two sets. Each
+meld is held to the rulebook (`is_set`, `is_run`) before it is answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from okey_rules.errors import InvalidInputError
+from okey_rules.rulebook import HIGH_ONE, OPENING_PAIRS, OPENING_POINTS, is_run, is_set
+from okey_rules.ruleset import PRESETS, Game, Ruleset
+from okey_rules.search.hand_types import Arrangement, Meld, MeldKind, Placed
+from okey_rules.tiles import (
+    FACES,
+    FALSE_JOKER_FACE,
+    NUMBERS,
+    TILE_OF_CODE,
+    Tile,
+    check_tile_multiset,
+    format_tile,
+    indicator_for,
+)
+
+# The thresholds to open (docs/okey101.md).
+# A rack holds 21 tiles, the dealer's 22; fewer are accepted (what is left of a rack).
+MAX_TILES = 22
+COLOURS = 4
+OKEY_101 = PRESETS["101"]
+
+# A run state per colour: (runs of length 1, of length 2, of length 3 or more).
+RunState = tuple[int, int, int]
+_NO_RUNS: RunState = (0, 0, 0)
+# What one colour does at one number: (tiles in sets, tiles in runs (okeys
+# included), okeys in runs, the colour's run state after, okeys the state
+# needs next, and (tiles in sets, natural tiles in runs, okeys in runs) as
+# one base-3 number: the colour's digits of a choice).
+Move = tuple[int, int, int, RunState, int, int]
+# The naturals of a colour at the next two positions (None: past the last).
+_Ahead = tuple[int | None, int | None]
+# A state of the programme: (run state per colour, okeys spent, ones kept
+# back per colour for the high position); its entry: (value, tiles laid, the
+# choice made at each position so far). Comparing entries compares openings
+# by the tie-break rule: each choice is one number whose digits are its
+# parts in the rule's order (see `_choice`).
+_State = tuple[tuple[RunState, ...], int, tuple[int, ...]]
+_Entry = tuple[int, int, tuple[int, ...]]
+# More okeys than exist: a run that can never be finished.
+_NEVER = 99
+# Tiles of one number laid in sets: valid with no tile, 3 or 4 of different
+# colours, or 6 to 10 (two or three sets: no colour has more than two copies).
+_SET_TOTALS_ONE_EACH = frozenset({0, 3, 4, 6, 7, 8, 9, 10})
+_SET_TOTALS_WITH_TWO = frozenset({6, 7, 8, 9, 10})
+
+
+@dataclass(frozen=True, slots=True)
+class MeldOpening:
+    """The most valuable melds a rack can lay (docs/okey101.md)."""
+
+    arrangement: Arrangement  # sets and runs, in canonical order (possibly none)
+    value: int  # the points they are worth
+    opens: bool  # value >= 101
+    okeys_used: int
+    unused: tuple[Tile, ...]  # the tiles left on the rack, in tile order
+
+
+@dataclass(frozen=True, slots=True)
+class PairsOpening:
+    """The most pairs a rack holds (docs/okey101.md)."""
+
+    arrangement: Arrangement  # the pairs, in face order
+    count: int
+    opens: bool  # count >= 5
+
+
+def check_rack(tiles: Sequence[Tile], okey: Tile, rules: Ruleset) -> None:
+    """Raises `InvalidInputError` for a rack no Okey 101 table can deal or an other game.
+
+    1-22 tiles that can exist together: two copies of a face at most, two
+    false jokers at most, and one copy of the indicator's face (the other is
+    face up on the table; docs/rules.md §2.4) unless the indicator may be drawn.
+    """
+    if rules.game is not Game.OKEY_101:
+        raise InvalidInputError(
+            "ruleset.game", "openings are a rule of Okey 101: ask with the 101 preset"
+        )
+    if okey.is_false_joker:
+        raise InvalidInputError("okey", "a false joker cannot be the okey")
+    if not 1 <= len(tiles) <= MAX_TILES:
+        raise InvalidInputError(
+            "tiles", f"a rack has 1 to {MAX_TILES} tiles (21, the dealer 22), not {len(tiles)}"
+        )
+    check_tile_multiset(tiles)
+    shown = indicator_for(okey)
+    if not rules.indicator_drawable_last and sum(t.same_face(shown) for t in tiles) > 1:
+        raise InvalidInputError(
+            "tiles",
+            f"the rack holds both {format_tile(shown)} tiles, but one is the face-up"
+            f" indicator (okey {format_tile(okey)})",
+        )
+
+
+def _played(tiles: Sequence[Tile], okey_face: int) -> tuple[list[int], int]:
+    """(naturals per played face 0..51, okeys): a false joker plays as the okey's face."""
+    counts = [0] * (FACES - 1)
+    wilds = 0
+    for tile in tiles:
+        face = tile.face
+        if face == okey_face:
+            wilds += 1
+        else:
+            counts[okey_face if face == FALSE_JOKER_FACE else face] += 1
+    return counts, wilds
+
+
+def best_openings(
+    tiles: Sequence[Tile], okey: Tile, rules: Ruleset = OKEY_101
+) -> tuple[MeldOpening, PairsOpening]:
+    """Both ways to open, the rack checked once: `best_opening` and `best_pairs_opening`."""
+    check_rack(tiles, okey, rules)
+    return _melds_opening(tiles, okey, rules), _pairs_opening(tiles, okey, rules)
+
+
+# --- the melds -----------------------------------------------------------------
+
+
+def best_opening(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = OKEY_101) -> MeldOpening:
+    """The sets and runs of highest value among `tiles`, and whether they open (>= 101).
+
+    Several openings may be worth the most. The answer is then, in order:
+    the one that uses fewer okeys; then the one that lays more tiles; then,
+    going up the numbers from 1 (the 1 played high after 13 last), at the
+    first number where the two lay its tiles differently: for each colour
+    in the order red, yellow, blue, black, more of its tiles in sets, then
+    more of its (natural) tiles in runs, then more okeys standing for it in
+    runs; and last more okeys in that number's sets. The answer therefore
+    depends only on which tiles the rack holds, never on their order.
+    """
+    check_rack(tiles, okey, rules)
+    return _melds_opening(tiles, okey, rules)
+
+
+def _melds_opening(tiles: Sequence[Tile], okey: Tile, rules: Ruleset) -> MeldOpening:
+    okey_face = okey.face
+    counts, wilds = _played(tiles, okey_face)
+    wrap = rules.runs_13_to_1
+    positions = (*range(1, NUMBERS + 1), *((HIGH_ONE,) if wrap else ()))
+    layout = tuple(_choice(number) for number in _best_layout(counts, wilds, positions))
+    melds = _melds_of(layout, positions)
+    arrangement, used_copies, okeys_used = _placed(melds, okey_face)
+    for meld in arrangement.melds:
+        laid = [placed.tile for placed in meld.tiles]
+        valid = is_set(laid, okey) if meld.kind is MeldKind.SET else is_run(laid, okey, wrap)
+        if not valid:
+            raise AssertionError(f"engine error: {meld.notation()} is no {meld.kind.value}")
+    value = sum(placed.stands_for.number for meld in arrangement.melds for placed in meld.tiles)
+    unused = _unused(tiles, used_copies, okeys_used, okey_face)
+    return MeldOpening(arrangement, value, value >= OPENING_POINTS, okeys_used, unused)
+
+
+def _best_layout(counts: list[int], wilds: int, positions: tuple[int, ...]) -> tuple[int, ...]:
+    """Per position, the choice of the best opening (`_choice` reads one)."""
+    wrap = positions[-1] == HIGH_ONE
+    last = len(positions)
+    # Naturals per colour at each position (index), and at the two after it.
+    avail = [
+        [counts[c * NUMBERS + (p - 1) % NUMBERS] for p in positions] for c in range(COLOURS)
+    ]
+    ahead: list[list[_Ahead]] = [
+        [
+            (
+                avail[c][i + 1] if i + 1 < last else None,
+                avail[c][i + 2] if i + 2 < last else None,
+            )
+            for i in range(last)
+        ]
+        for c in range(COLOURS)
+    ]
+    states: dict[_State, _Entry] = {((_NO_RUNS,) * COLOURS, 0, (0,) * COLOURS): (0, 0, ())}
+    for index, position in enumerate(positions):
+        points = 1 if position == HIGH_ONE else position
+        high = position == HIGH_ONE
+        keep_ones = wrap and position == 1
+        sets_possible = not high and sum(avail[c][index] for c in range(COLOURS)) + wilds >= 3
+        options = (sets_possible, keep_ones)
+        reached: dict[_State, _Entry] = {}
+        for (runs, spent, kept), entry in states.items():
+            left = wilds - spent
+            per_colour: list[tuple[tuple[Move, int], ...]] = []
+            for c in range(COLOURS):
+                if high:
+                    # Only the ones kept back at position 1, and every one of them.
+                    moves = _high_moves(runs[c], kept[c], left, ahead[c][index])
+                else:
+                    moves = _moves(runs[c], avail[c][index], left, ahead[c][index], options)
+                if not moves:
+                    break
+                per_colour.append(moves)
+            else:
+                _combine(
+                    per_colour, reached, left=left, spent=spent,
+                    kept=None if keep_ones else kept, points=points, entry=entry,
+                )
+        states = reached
+    # Every run still open has three tiles or more (the moves saw to it).
+    best = max(states, key=lambda k: (states[k][0], -k[1], states[k][1], states[k][2]))
+    return states[best][2]
+
+
+def _combine(
+    per_colour: list[tuple[tuple[Move, int], ...]],
+    reached: dict[_State, _Entry],
+    *,
+    left: int,
+    spent: int,
+    kept: tuple[int, ...] | None,
+    points: int,
+    entry: _Entry,
+) -> None:
+    """Every way the four colours' moves go together at one position, into `reached`.
+
+    From a state with `left` okeys unspent (`spent` spent) and its `entry`;
+    each tile laid here is worth `points`. `kept` is None at position 1 when
+    ones are kept back for the high position: each move then says how many
+    (the second item of its pair).
+    """
+    value, laid, choices = entry
+    moves_r, moves_y, moves_b, moves_k = per_colour
+    # Sums over the colours so far, level by level: okeys in runs, okeys the
+    # runs need next, tiles in sets, tiles in runs, whether a colour has two
+    # tiles in sets, and the choice's digits.
+    for move_r, keep_r in moves_r:
+        sets_r, runs_r, okeys_r, after_r, need_r, digits_r = move_r
+        if okeys_r + need_r > left:
+            break  # the moves come cheapest in okeys first
+        two_r = sets_r == 2
+        for move_y, keep_y in moves_y:
+            sets_y, runs_y, okeys_y, after_y, need_y, digits_y = move_y
+            okeys_ry = okeys_r + okeys_y
+            need_ry = need_r + need_y
+            if okeys_ry + need_ry > left:
+                break
+            sets_ry = sets_r + sets_y
+            runs_ry = runs_r + runs_y
+            two_ry = two_r or sets_y == 2
+            digits_ry = digits_r * 27 + digits_y
+            for move_b, keep_b in moves_b:
+                sets_b, runs_b, okeys_b, after_b, need_b, digits_b = move_b
+                okeys_ryb = okeys_ry + okeys_b
+                need_ryb = need_ry + need_b
+                if okeys_ryb + need_ryb > left:
+                    break
+                sets_ryb = sets_ry + sets_b
+                runs_ryb = runs_ry + runs_b
+                two_ryb = two_ry or sets_b == 2
+                digits_ryb = digits_ry * 27 + digits_b
+                for move_k, keep_k in moves_k:
+                    sets_k, runs_k, okeys_k, after_k, need_k, digits_k = move_k
+                    okeys = okeys_ryb + okeys_k
+                    spare = left - okeys - need_ryb - need_k  # okeys free for sets
+                    if spare < 0:
+                        break
+                    in_sets = sets_ryb + sets_k
+                    totals = (
+                        _SET_TOTALS_WITH_TWO
+                        if two_ryb or sets_k == 2
+                        else _SET_TOTALS_ONE_EACH
+                    )
+                    count = in_sets + runs_ryb + runs_k
+                    runs = (after_r, after_y, after_b, after_k)
+                    now_kept = kept if kept is not None else (keep_r, keep_y, keep_b, keep_k)
+                    digits = (digits_ryb * 27 + digits_k) * 3
+                    for set_okeys in range(spare + 1):
+                        if in_sets + set_okeys not in totals:
+                            continue
+                        key = (runs, spent + okeys + set_okeys, now_kept)
+                        after = (
+                            value + points * (count + set_okeys),
+                            laid + count + set_okeys,
+                            (*choices, digits + set_okeys),
+                        )
+                        known = reached.get(key)
+                        if known is None or after > known:
+                            reached[key] = after
+
+
+@cache  # small ints only: a few thousand entries at most
+def _moves(
+    runs: RunState, avail: int, left: int, ahead: _Ahead, options: tuple[bool, bool]
+) -> tuple[tuple[Move, int], ...]:
+    """What one colour may do at a number: every move that can still finish its runs.
+
+    `avail` natural tiles of the colour and number, `left` okeys unspent,
+    `ahead` the naturals at the next two positions (None past the last).
+    `options`: (may tiles go in sets here, may ones be kept back). Ones are
+    kept back at position 1 where 12-13-1 runs are played, for the high
+    position; the pair's second item says how many.
+    """
+    sets_possible, keep_ones = options
+    out = []
+    for keep in range(avail + 1 if keep_ones else 1):
+        for in_sets in range(avail - keep + 1 if sets_possible else 1):
+            for naturals in range(avail - keep - in_sets + 1):
+                for okeys in range(left + 1):
+                    after = _continue(runs, naturals + okeys)
+                    if after is None:
+                        continue
+                    need = _okeys_needed(after, ahead)
+                    if okeys + need <= left:
+                        digits = in_sets * 9 + naturals * 3 + okeys
+                        move = (in_sets, naturals + okeys, okeys, after, need, digits)
+                        out.append((move, keep))
+    return _cheapest_first(out)
+
+
+@cache
+def _high_moves(
+    runs: RunState, kept: int, left: int, ahead: _Ahead
+) -> tuple[tuple[Move, int], ...]:
+    """The high position (the 1 after 13): the kept ones go on runs, okeys may too."""
+    out = []
+    for okeys in range(left + 1):
+        after = _continue(runs, kept + okeys)
+        if after is None:
+            continue
+        need = _okeys_needed(after, ahead)
+        if okeys + need <= left:
+            out.append(((0, kept + okeys, okeys, after, need, kept * 3 + okeys), 0))
+    return _cheapest_first(out)
+
+
+def _cheapest_first(moves: list[tuple[Move, int]]) -> tuple[tuple[Move, int], ...]:
+    """Moves by the okeys they spend now and need next, fewest first (stable otherwise).
+
+    `_combine` then stops a colour's moves at the first that the okeys left
+    cannot pay for.
+    """
+    return tuple(sorted(moves, key=lambda move: move[0][2] + move[0][4]))
+
+
+@cache
+def _continue(runs: RunState, tiles: int) -> RunState | None:
+    """A colour's runs after `tiles` of its tiles at a number go into runs (None: cannot).
+
+    Runs of one or two tiles must go on; of the rest, the tiles continue runs
+    first and only start new ones when every open run goes on (a run is
+    never cut where it could go on: cutting never helps a later number).
+    """
+    ones, twos, longer = runs
+    if tiles < ones + twos:
+        return None
+    open_runs = ones + twos + longer
+    if tiles <= open_runs:
+        return (0, ones, twos + tiles - ones - twos)
+    return (tiles - open_runs, ones, twos + longer)
+
+
+@cache
+def _okeys_needed(runs: RunState, ahead: _Ahead) -> int:
+    """At least how many okeys the next two positions need for these runs to reach three."""
+    ones, twos, _ = runs
+    a1, a2 = ahead
+    need = 0
+    if ones + twos:
+        if a1 is None:
+            return _NEVER
+        need += max(0, ones + twos - a1)
+    if ones:
+        if a2 is None:
+            return _NEVER
+        need += max(0, ones - a2)
+    return need
+
+
+_NOTHING = (0,) * (3 * COLOURS + 1)
+
+
+def _choice(number: int) -> tuple[int, ...]:
+    """A position's choice as `_combine` writes it, read back.
+
+    (tiles in sets, natural tiles in runs, okeys in runs) for red, yellow,
+    blue and black, then okeys in sets: the order of the tie-break rule, each
+    part a base-3 digit (none is more than 2), so comparing the numbers
+    compares the parts in that order.
+    """
+    if not number:
+        return _NOTHING  # most numbers lay nothing
+    digits = []
+    for _ in range(3 * COLOURS + 1):
+        number, digit = divmod(number, 3)
+        digits.append(digit)
+    return tuple(digits[::-1])
+
+
+def _colour_choices(choice: tuple[int, ...], colour: int) -> tuple[int, int, int]:
+    """(tiles in sets, natural tiles in runs, okeys in runs) of one colour."""
+    start = 3 * colour
+    return choice[start], choice[start + 1], choice[start + 2]
+
+
+_SET_OKEYS = 3 * COLOURS
+
+
+# A meld while it is rebuilt: its kind and its tiles as (face played, okey?).
+_Slots = list[tuple[int, bool]]
+
+
+def _melds_of(
+    layout: tuple[tuple[int, ...], ...], positions: tuple[int, ...]
+) -> list[tuple[MeldKind, _Slots]]:
+    """The melds of a layout, rebuilt in one fixed way (see the module's docstring)."""
+    melds: list[tuple[MeldKind, _Slots]] = []
+    for position, choice in zip(positions, layout, strict=True):
+        if position != HIGH_ONE:
+            in_sets = [_colour_choices(choice, c)[0] for c in range(COLOURS)]
+            melds += [(MeldKind.SET, s) for s in _sets_of(position, in_sets, choice[_SET_OKEYS])]
+    for colour in range(COLOURS):
+        melds += [(MeldKind.RUN, run) for run in _runs_of(colour, layout, positions)]
+    return melds
+
+
+def _sets_of(number: int, in_sets: list[int], okeys: int) -> list[_Slots]:
+    """The sets of one number: copies of a colour in different sets, okeys filling up.
+
+    The tiles (3 to 10) make one, two or three sets of 3 or 4; the first
+    sets are the larger. The colours' tiles are dealt round the sets in
+    colour order, so the two copies of a colour land in two sets, and each
+    okey stands for the first colour its set lacks.
+    """
+    total = sum(in_sets) + okeys
+    if not total:
+        return []
+    count = -(-total // 4)  # 3-4: one set, 6-8: two, 9-10: three
+    sizes = [3 + (i < total - 3 * count) for i in range(count)]
+    colours_in: list[list[int]] = [[] for _ in range(count)]
+    turn = 0
+    for colour, copies in enumerate(in_sets):
+        for _ in range(copies):
+            colours_in[turn % count].append(colour)
+            turn += 1
+    sets = []
+    for size, colours in zip(sizes, colours_in, strict=True):
+        missing = [c for c in range(COLOURS) if c not in colours]
+        okeys_here = missing[: size - len(colours)]
+        played = sorted([(c, False) for c in colours] + [(c, True) for c in okeys_here])
+        sets.append([(c * NUMBERS + number - 1, wild) for c, wild in played])
+    return sets
+
+
+def _runs_of(
+    colour: int, layout: tuple[tuple[int, ...], ...], positions: tuple[int, ...]
+) -> list[_Slots]:
+    """The runs of one colour: as long as they can be; where fewer go on, the longest stop.
+
+    At each position, natural tiles go to the longest open runs first, okeys
+    to the rest. A run from 1 to the high 1 (fourteen tiles) is cut after 11:
+    no run holds the 1 twice.
+    """
+    finished: list[_Slots] = []
+    open_runs: list[_Slots] = []  # oldest (longest) first
+    for position, choice in zip(positions, layout, strict=True):
+        _, naturals, okeys = _colour_choices(choice, colour)
+        tiles = naturals + okeys
+        if tiles < len(open_runs):
+            finished += open_runs[: len(open_runs) - tiles]
+            open_runs = open_runs[len(open_runs) - tiles :]
+        while len(open_runs) < tiles:
+            open_runs.append([])
+        face = colour * NUMBERS + (position - 1) % NUMBERS
+        for index, run in enumerate(open_runs):
+            run.append((face, index >= naturals))
+    finished += open_runs
+    runs = []
+    for run in finished:
+        if len(run) > NUMBERS:
+            runs += [run[: NUMBERS - 2], run[NUMBERS - 2 :]]
+        else:
+            runs.append(run)
+    return runs
+
+
+def _placed(
+    melds: list[tuple[MeldKind, _Slots]], okey_face: int
+) -> tuple[Arrangement, list[int], int]:
+    """The melds with the rack's tiles in them, in canonical order.
+
+    Melds are ordered by the faces they stand for. Copies are canonical: a
+    face's first use is copy 0, its second copy 1; a natural playing as the
+    okey's face is a false joker; okeys are numbered in the order placed.
+    Also returns how many copies of each physical face were laid, and okeys.
+    """
+    melds.sort(key=lambda meld: [face for face, _ in meld[1]])
+    used = [0] * FACES
+    okeys = 0
+    built = []
+    for kind, slots in melds:
+        tiles = []
+        for face, wild in slots:
+            stands_for = TILE_OF_CODE[face]
+            if wild:
+                tiles.append(Placed(TILE_OF_CODE[okey_face + FACES * okeys], stands_for, True))
+                okeys += 1
+                continue
+            physical = FALSE_JOKER_FACE if face == okey_face else face
+            tiles.append(Placed(TILE_OF_CODE[physical + FACES * used[physical]], stands_for))
+            used[physical] += 1
+        built.append(Meld(kind, tuple(tiles)))
+    return Arrangement(tuple(built)), used, okeys
+
+
+def _unused(
+    tiles: Sequence[Tile], used: list[int], okeys_used: int, okey_face: int
+) -> tuple[Tile, ...]:
+    """The tiles left on the rack in tile order, copies after the ones laid."""
+    held = [0] * FACES
+    for tile in tiles:
+        held[tile.face] += 1
+    used = list(used)
+    used[okey_face] = okeys_used
+    return tuple(
+        TILE_OF_CODE[face + FACES * copy]
+        for face in range(FACES)
+        for copy in range(used[face], held[face])
+    )
+
+
+# --- the pairs -----------------------------------------------------------------
+
+
+def best_pairs_opening(
+    tiles: Sequence[Tile], okey: Tile, rules: Ruleset = OKEY_101
+) -> PairsOpening:
+    """The most pairs among `tiles`, and whether they open (>= 5).
+
+    A pair is two tiles of one face (a false joker plays as the okey's
+    face), or an okey with a tile whose face is held once: as in seven pairs
+    (docs/rules.md §4.2), an okey never pairs with a face already paired, so
+    no two pairs show one face. The two okeys may pair with each other where
+    `wild_pairs` allows. Okeys pair first with the lowest single tiles (tile
+    order); two okeys left over pair together, showing the okey's own face
+    when no other pair shows it, else the lowest face no pair shows.
+    """
+    check_rack(tiles, okey, rules)
+    return _pairs_opening(tiles, okey, rules)
+
+
+def _pairs_opening(tiles: Sequence[Tile], okey: Tile, rules: Ruleset) -> PairsOpening:
+    okey_face = okey.face
+    counts, wilds = _played(tiles, okey_face)
+    pairs: list[tuple[int, int]] = []  # (face shown, okeys in it)
+    okeys = wilds
+    for face, held in enumerate(counts):
+        if held == 2:
+            pairs.append((face, 0))
+        elif held == 1 and okeys:
+            pairs.append((face, 1))
+            okeys -= 1
+    if okeys == 2 and rules.wild_pairs:
+        # Every single has an okey already, so the faces shown are the pairs'.
+        shown = {face for face, _ in pairs}
+        free = okey_face if okey_face not in shown else min(set(range(FACES - 1)) - shown)
+        pairs.append((free, 2))
+        pairs.sort()
+    melds = []
+    used = 0
+    for face, with_okeys in pairs:
+        physical = FALSE_JOKER_FACE if face == okey_face else face
+        placed = []
+        for copy in range(2):
+            if copy < 2 - with_okeys:
+                placed.append(Placed(TILE_OF_CODE[physical + FACES * copy], TILE_OF_CODE[face]))
+            else:
+                okey_tile = TILE_OF_CODE[okey_face + FACES * used]
+                placed.append(Placed(okey_tile, TILE_OF_CODE[face], True))
+                used += 1
+        melds.append(Meld(MeldKind.PAIR, tuple(placed)))
+    return PairsOpening(Arrangement(tuple(melds)), len(melds), len(melds) >= OPENING_PAIRS)
