@@ -41,6 +41,7 @@ from okey_rules.errors import InvalidInputError
 from okey_rules.rulebook import HIGH_ONE, OPENING_PAIRS, OPENING_POINTS, is_run, is_set
 from okey_rules.ruleset import PRESETS, Game, Ruleset
 from okey_rules.search.hand_types import Arrangement, Meld, MeldKind, Placed
+from okey_rules.search.meld_reach import meld_positions, okey_positions
 from okey_rules.tiles import (
     FACES,
     FALSE_JOKER_FACE,
@@ -174,8 +175,16 @@ def _melds_opening(tiles: Sequence[Tile], okey: Tile, rules: Ruleset) -> MeldOpe
     okey_face = okey.face
     counts, wilds = _played(tiles, okey_face)
     wrap = rules.runs_13_to_1
+    reach = meld_positions(counts, wilds, wrap)
+    if not any(reach):
+        # No natural fits in any meld (and okeys alone make none): nothing to lay.
+        return MeldOpening(Arrangement(()), 0, False, 0, _unused(tiles, [0] * FACES, 0, okey_face))
     positions = (*range(1, NUMBERS + 1), *((HIGH_ONE,) if wrap else ()))
-    layout = tuple(_choice(number) for number in _best_layout(counts, wilds, positions))
+    layout = [
+        (index, _choice(number))
+        for index, number in _best_layout(_laid_counts(counts, reach), wilds, positions, reach)
+        if number
+    ]
     melds = _melds_of(layout, positions)
     arrangement, used_copies, okeys_used = _placed(melds, okey_face)
     for meld in arrangement.melds:
@@ -188,31 +197,71 @@ def _melds_opening(tiles: Sequence[Tile], okey: Tile, rules: Ruleset) -> MeldOpe
     return MeldOpening(arrangement, value, value >= OPENING_POINTS, okeys_used, unused)
 
 
-def _best_layout(counts: list[int], wilds: int, positions: tuple[int, ...]) -> tuple[int, ...]:
-    """Per position, the choice of the best opening (`_choice` reads one)."""
+def _laid_counts(counts: list[int], reach: tuple[int, ...]) -> list[int]:
+    """`counts` without the naturals no meld can hold (a 1 counts if it fits low or high).
+
+    No opening lays them, so the search answers the same without them, and
+    the fewer tiles it weighs, the fewer ways it keeps open.
+    """
+    laid = [0] * len(counts)
+    for colour, positions in enumerate(reach):
+        # A 1 that fits only high is still taken up at position 1 (and kept back there).
+        left = positions | (positions >> NUMBERS & 1)
+        base = colour * NUMBERS
+        while left:
+            low = left & -left
+            number = low.bit_length() - 1
+            if number < NUMBERS:
+                laid[base + number] = counts[base + number]
+            left ^= low
+    return laid
+
+
+def _best_layout(
+    counts: list[int], wilds: int, positions: tuple[int, ...], reach: tuple[int, ...]
+) -> list[tuple[int, int]]:
+    """(index in `positions`, choice) of the best opening, at the positions a meld can reach.
+
+    `_choice` reads a choice. The positions no meld can reach lay nothing in
+    any opening (see `okey_positions`), so they are not searched: between
+    two reached positions, every run stops, and only the states whose runs
+    may stop there go on (`_stopped`).
+    """
     wrap = positions[-1] == HIGH_ONE
     last = len(positions)
-    # Naturals per colour at each position (index), and at the two after it.
+    live = okey_positions(reach, wilds, wrap)
+    high_live = wrap and bool(live >> NUMBERS & 1)
+    if high_live:
+        live |= 1  # the ones played high are kept back at position 1
+    # Naturals per colour at each position (index).
     avail = [
         [counts[c * NUMBERS + (p - 1) % NUMBERS] for p in positions] for c in range(COLOURS)
     ]
-    ahead: list[list[_Ahead]] = [
-        [
-            (
-                avail[c][i + 1] if i + 1 < last else None,
-                avail[c][i + 2] if i + 2 < last else None,
-            )
-            for i in range(last)
-        ]
-        for c in range(COLOURS)
-    ]
     states: dict[_State, _Entry] = {((_NO_RUNS,) * COLOURS, 0, (0,) * COLOURS): (0, 0, ())}
-    for index, position in enumerate(positions):
+    searched: list[int] = []
+    previous = -1
+    while live:
+        low = live & -live
+        index = low.bit_length() - 1
+        live ^= low
+        if index != previous + 1 and previous >= 0:
+            states = _stopped(states)
+        previous = index
+        searched.append(index)
+        position = positions[index]
         points = 1 if position == HIGH_ONE else position
         high = position == HIGH_ONE
-        keep_ones = wrap and position == 1
+        # Ones are kept back at position 1 only for a high position some meld can reach.
+        keep_ones = high_live and position == 1
         sets_possible = not high and sum(avail[c][index] for c in range(COLOURS)) + wilds >= 3
         options = (sets_possible, keep_ones)
+        ahead: list[_Ahead] = [
+            (
+                avail[c][index + 1] if index + 1 < last else None,
+                avail[c][index + 2] if index + 2 < last else None,
+            )
+            for c in range(COLOURS)
+        ]
         reached: dict[_State, _Entry] = {}
         for (runs, spent, kept), entry in states.items():
             left = wilds - spent
@@ -220,9 +269,9 @@ def _best_layout(counts: list[int], wilds: int, positions: tuple[int, ...]) -> t
             for c in range(COLOURS):
                 if high:
                     # Only the ones kept back at position 1, and every one of them.
-                    moves = _high_moves(runs[c], kept[c], left, ahead[c][index])
+                    moves = _high_moves(runs[c], kept[c], left, ahead[c])
                 else:
-                    moves = _moves(runs[c], avail[c][index], left, ahead[c][index], options)
+                    moves = _moves(runs[c], avail[c][index], left, ahead[c], options)
                 if not moves:
                     break
                 per_colour.append(moves)
@@ -232,9 +281,29 @@ def _best_layout(counts: list[int], wilds: int, positions: tuple[int, ...]) -> t
                     kept=None if keep_ones else kept, points=points, entry=entry,
                 )
         states = reached
+    if previous != last - 1:
+        states = _stopped(states)
     # Every run still open has three tiles or more (the moves saw to it).
     best = max(states, key=lambda k: (states[k][0], -k[1], states[k][1], states[k][2]))
-    return states[best][2]
+    return list(zip(searched, states[best][2], strict=True))
+
+
+def _stopped(states: dict[_State, _Entry]) -> dict[_State, _Entry]:
+    """The states after a position where nothing is laid: every run stops there.
+
+    A run of one or two tiles cannot stop, so its state ends; runs of three
+    and more end where they are. Each state keeps its best way (see `_combine`).
+    """
+    out: dict[_State, _Entry] = {}
+    closed = (_NO_RUNS,) * COLOURS
+    for (runs, spent, kept), entry in states.items():
+        if any(ones or twos for ones, twos, _ in runs):
+            continue
+        key = (closed, spent, kept)
+        known = out.get(key)
+        if known is None or entry > known:
+            out[key] = entry
+    return out
 
 
 def _combine(
@@ -435,17 +504,23 @@ _SET_OKEYS = 3 * COLOURS
 _Slots = list[tuple[int, bool]]
 
 
-def _melds_of(
-    layout: tuple[tuple[int, ...], ...], positions: tuple[int, ...]
-) -> list[tuple[MeldKind, _Slots]]:
+# The choices of an opening at the positions where it lays something: (index
+# in the positions, choice), in position order; it lays nothing elsewhere.
+_Layout = list[tuple[int, tuple[int, ...]]]
+
+
+def _melds_of(layout: _Layout, positions: tuple[int, ...]) -> list[tuple[MeldKind, _Slots]]:
     """The melds of a layout, rebuilt in one fixed way (see the module's docstring)."""
     melds: list[tuple[MeldKind, _Slots]] = []
-    for position, choice in zip(positions, layout, strict=True):
+    for index, choice in layout:
+        position = positions[index]
         if position != HIGH_ONE:
             in_sets = [_colour_choices(choice, c)[0] for c in range(COLOURS)]
             melds += [(MeldKind.SET, s) for s in _sets_of(position, in_sets, choice[_SET_OKEYS])]
     for colour in range(COLOURS):
-        melds += [(MeldKind.RUN, run) for run in _runs_of(colour, layout, positions)]
+        start = 3 * colour
+        if any(choice[start + 1] or choice[start + 2] for _, choice in layout):
+            melds += [(MeldKind.RUN, run) for run in _runs_of(colour, layout, positions)]
     return melds
 
 
@@ -477,28 +552,33 @@ def _sets_of(number: int, in_sets: list[int], okeys: int) -> list[_Slots]:
     return sets
 
 
-def _runs_of(
-    colour: int, layout: tuple[tuple[int, ...], ...], positions: tuple[int, ...]
-) -> list[_Slots]:
+def _runs_of(colour: int, layout: _Layout, positions: tuple[int, ...]) -> list[_Slots]:
     """The runs of one colour: as long as they can be; where fewer go on, the longest stop.
 
     At each position, natural tiles go to the longest open runs first, okeys
-    to the rest. A run from 1 to the high 1 (fourteen tiles) is cut after 11:
-    no run holds the 1 twice.
+    to the rest; every run stops at a position where nothing is laid. A run
+    from 1 to the high 1 (fourteen tiles) is cut after 11: no run holds the
+    1 twice.
     """
     finished: list[_Slots] = []
     open_runs: list[_Slots] = []  # oldest (longest) first
-    for position, choice in zip(positions, layout, strict=True):
+    previous = -1
+    for index, choice in layout:
         _, naturals, okeys = _colour_choices(choice, colour)
         tiles = naturals + okeys
+        if index != previous + 1:
+            # A position between laid nothing: every run stopped there.
+            finished += open_runs
+            open_runs = []
+        previous = index
         if tiles < len(open_runs):
             finished += open_runs[: len(open_runs) - tiles]
             open_runs = open_runs[len(open_runs) - tiles :]
         while len(open_runs) < tiles:
             open_runs.append([])
-        face = colour * NUMBERS + (position - 1) % NUMBERS
-        for index, run in enumerate(open_runs):
-            run.append((face, index >= naturals))
+        face = colour * NUMBERS + (positions[index] - 1) % NUMBERS
+        for place, run in enumerate(open_runs):
+            run.append((face, place >= naturals))
     finished += open_runs
     runs = []
     for run in finished:
