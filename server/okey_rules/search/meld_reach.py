@@ -26,18 +26,6 @@ _LOW_POSITIONS = (1 << NUMBERS) - 1
 _HIGH_BIT = NUMBERS  # the 1 played high after 13
 
 
-def held_positions(counts: Sequence[int], colour: int, wrap: bool) -> int:
-    """The positions where the colour's naturals are held (a 1 also high where 12-13-1 is a run)."""
-    base = colour * NUMBERS
-    mask = 0
-    for number in range(NUMBERS):
-        if counts[base + number]:
-            mask |= 1 << number
-    if wrap:
-        mask |= (mask & 1) << _HIGH_BIT
-    return mask
-
-
 def _run_positions(held: int, wilds: int, wrap: bool) -> int:
     """The held positions inside some three consecutive positions that okeys can fill.
 
@@ -70,14 +58,14 @@ def _set_numbers(held: Sequence[int], wilds: int) -> int:
     return (two if needed == 2 else three) & _LOW_POSITIONS
 
 
-def meld_positions(counts: Sequence[int], wilds: int, wrap: bool) -> tuple[int, ...]:
+def meld_positions(held: Sequence[int], wilds: int, wrap: bool) -> tuple[int, ...]:
     """Per colour, the positions whose naturals could lie in some meld (bit p - 1 for position p).
 
-    `counts`: naturals per played face (colour * 13 + number - 1); `wilds`: okeys.
-    A 1 that could be laid only high is marked at bit 13, one that could be
-    laid only low at bit 0.
+    `held`: per colour, the numbers of its naturals (bit n - 1 for n);
+    `wilds`: okeys. Where 12-13-1 is a run, a 1 may also lie high (bit 13).
     """
-    held = [held_positions(counts, colour, wrap) for colour in range(COLOURS)]
+    if wrap:
+        held = [mask | (mask & 1) << _HIGH_BIT for mask in held]
     in_sets = _set_numbers(held, wilds)
     return tuple(_run_positions(mask, wilds, wrap) | (mask & in_sets) for mask in held)
 

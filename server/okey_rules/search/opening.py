@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from okey_rules.errors import InvalidInputError
 from okey_rules.rulebook import HIGH_ONE, OPENING_PAIRS, OPENING_POINTS, is_run, is_set
@@ -71,13 +71,19 @@ Move = tuple[int, int, int, RunState, int, int]
 _Ahead = tuple[int | None, int | None]
 # A state of the programme: (run state per colour, okeys spent, ones kept
 # back per colour for the high position); its entry: (value, tiles laid, the
-# choice made at each position so far). Comparing entries compares openings
-# by the tie-break rule: each choice is one number whose digits are its
-# parts in the rule's order (see `_choice`).
+# choices made at the positions searched so far). Comparing entries compares
+# openings by the tie-break rule: each choice is one number whose digits are
+# its parts in the rule's order (see `_choice`), and the choices are the
+# digits of one number in base _CHOICES, the first position the most
+# significant, so that comparing two (every state has searched the same
+# positions) compares them position by position, and a choice is added by
+# one multiplication, not a copy of all before it.
 _State = tuple[tuple[RunState, ...], int, tuple[int, ...]]
-_Entry = tuple[int, int, tuple[int, ...]]
+_Entry = tuple[int, int, int]
 # More okeys than exist: a run that can never be finished.
 _NEVER = 99
+# One more than the largest choice at a position: 13 base-3 digits.
+_CHOICES = 3 ** (3 * COLOURS + 1)
 # Tiles of one number laid in sets: valid with no tile, 3 or 4 of different
 # colours, or 6 to 10 (two or three sets: no colour has more than two copies).
 _SET_TOTALS_ONE_EACH = frozenset({0, 3, 4, 6, 7, 8, 9, 10})
@@ -131,17 +137,25 @@ def check_rack(tiles: Sequence[Tile], okey: Tile, rules: Ruleset) -> None:
         )
 
 
-def _played(tiles: Sequence[Tile], okey_face: int) -> tuple[list[int], int]:
-    """(naturals per played face 0..51, okeys): a false joker plays as the okey's face."""
+def _played(tiles: Sequence[Tile], okey_face: int) -> tuple[list[int], int, list[int]]:
+    """(naturals per played face 0..51, okeys, numbers held per colour as bits).
+
+    A false joker plays as the okey's face. Bit n - 1 of a colour's mask is
+    set where the rack holds its n.
+    """
     counts = [0] * (FACES - 1)
+    held = [0] * COLOURS
     wilds = 0
     for tile in tiles:
         face = tile.face
         if face == okey_face:
             wilds += 1
-        else:
-            counts[okey_face if face == FALSE_JOKER_FACE else face] += 1
-    return counts, wilds
+            continue
+        if face == FALSE_JOKER_FACE:
+            face = okey_face
+        counts[face] += 1
+        held[face // NUMBERS] |= 1 << face % NUMBERS
+    return counts, wilds, held
 
 
 def best_openings(
@@ -173,9 +187,9 @@ def best_opening(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = OKEY_101) -
 
 def _melds_opening(tiles: Sequence[Tile], okey: Tile, rules: Ruleset) -> MeldOpening:
     okey_face = okey.face
-    counts, wilds = _played(tiles, okey_face)
+    counts, wilds, held = _played(tiles, okey_face)
     wrap = rules.runs_13_to_1
-    reach = meld_positions(counts, wilds, wrap)
+    reach = meld_positions(held, wilds, wrap)
     if not any(reach):
         # No natural fits in any meld (and okeys alone make none): nothing to lay.
         return MeldOpening(Arrangement(()), 0, False, 0, _unused(tiles, [0] * FACES, 0, okey_face))
@@ -233,11 +247,7 @@ def _best_layout(
     high_live = wrap and bool(live >> NUMBERS & 1)
     if high_live:
         live |= 1  # the ones played high are kept back at position 1
-    # Naturals per colour at each position (index).
-    avail = [
-        [counts[c * NUMBERS + (p - 1) % NUMBERS] for p in positions] for c in range(COLOURS)
-    ]
-    states: dict[_State, _Entry] = {((_NO_RUNS,) * COLOURS, 0, (0,) * COLOURS): (0, 0, ())}
+    states: dict[_State, _Entry] = {((_NO_RUNS,) * COLOURS, 0, (0,) * COLOURS): (0, 0, 0)}
     searched: list[int] = []
     previous = -1
     while live:
@@ -249,29 +259,38 @@ def _best_layout(
         previous = index
         searched.append(index)
         position = positions[index]
-        points = 1 if position == HIGH_ONE else position
         high = position == HIGH_ONE
+        points = 1 if high else position
         # Ones are kept back at position 1 only for a high position some meld can reach.
         keep_ones = high_live and position == 1
-        sets_possible = not high and sum(avail[c][index] for c in range(COLOURS)) + wilds >= 3
-        options = (sets_possible, keep_ones)
+        # Naturals per colour here and at the next two positions (None: past the last).
+        here = [counts[c * NUMBERS + index % NUMBERS] for c in range(COLOURS)]
         ahead: list[_Ahead] = [
             (
-                avail[c][index + 1] if index + 1 < last else None,
-                avail[c][index + 2] if index + 2 < last else None,
+                counts[c * NUMBERS + (index + 1) % NUMBERS] if index + 1 < last else None,
+                counts[c * NUMBERS + (index + 2) % NUMBERS] if index + 2 < last else None,
             )
             for c in range(COLOURS)
         ]
+        options = (not high and sum(here) + wilds >= 3, keep_ones)  # sets possible, ones kept
         reached: dict[_State, _Entry] = {}
+        plain_position = not high and not keep_ones
         for (runs, spent, kept), entry in states.items():
             left = wilds - spent
+            if not left and plain_position:
+                _step_without_okeys(
+                    runs, here, ahead, options[0], reached,
+                    spent=spent, kept=kept, points=points, entry=entry,
+                )
+                continue
             per_colour: list[tuple[tuple[Move, int], ...]] = []
             for c in range(COLOURS):
+                runs_c = runs[c]
                 if high:
                     # Only the ones kept back at position 1, and every one of them.
-                    moves = _high_moves(runs[c], kept[c], left, ahead[c])
+                    moves = _high_moves(runs_c, kept[c], left, ahead[c])
                 else:
-                    moves = _moves(runs[c], avail[c][index], left, ahead[c], options)
+                    moves = _moves(runs_c, here[c], left, ahead[c], options)
                 if not moves:
                     break
                 per_colour.append(moves)
@@ -285,7 +304,12 @@ def _best_layout(
         states = _stopped(states)
     # Every run still open has three tiles or more (the moves saw to it).
     best = max(states, key=lambda k: (states[k][0], -k[1], states[k][1], states[k][2]))
-    return list(zip(searched, states[best][2], strict=True))
+    choices = states[best][2]
+    layout = []
+    for index in reversed(searched):
+        choices, choice = divmod(choices, _CHOICES)
+        layout.append((index, choice))
+    return layout[::-1]
 
 
 def _stopped(states: dict[_State, _Entry]) -> dict[_State, _Entry]:
@@ -376,11 +400,114 @@ def _combine(
                         after = (
                             value + points * (count + set_okeys),
                             laid + count + set_okeys,
-                            (*choices, digits + set_okeys),
+                            choices * _CHOICES + digits + set_okeys,
                         )
                         known = reached.get(key)
                         if known is None or after > known:
                             reached[key] = after
+
+
+# Without okeys, one way a colour's runs go on at a position: (its run state
+# after, its naturals in runs, the most of its naturals that may go in sets).
+_Plain = tuple[RunState, int, int]
+_PLAIN_IDLE: tuple[_Plain, ...] = ((_NO_RUNS, 0, 0),)
+
+
+def _step_without_okeys(
+    runs: tuple[RunState, ...],
+    here: list[int],
+    ahead: list[_Ahead],
+    sets_possible: bool,
+    reached: dict[_State, _Entry],
+    *,
+    spent: int,
+    kept: tuple[int, ...],
+    points: int,
+    entry: _Entry,
+) -> None:
+    """`_combine` for a state with no okey left (not at position 1 where ones are kept back,
+    nor at the high position): the same states reached, with the same best entries.
+
+    With no okey left, the colours' run states after this position say how
+    many naturals each lays in runs; what is left of each colour may go in
+    sets, and which of it does changes no state, only the value and the
+    choice. So each way the runs go on needs one allocation to sets: the best
+    (`_best_sets`), not every one.
+    """
+    per_colour = []
+    for colour in range(COLOURS):
+        runs_c = runs[colour]
+        if not here[colour]:
+            if runs_c[0] or runs_c[1]:
+                return  # a run of one or two tiles cannot stop here
+            per_colour.append(_PLAIN_IDLE)
+            continue
+        ways = _plain_ways(runs_c, here[colour], ahead[colour], sets_possible)
+        if not ways:
+            return
+        per_colour.append(ways)
+    value, laid, choices = entry
+    choices *= _CHOICES
+    ways_r, ways_y, ways_b, ways_k = per_colour
+    for after_r, runs_r, free_r in ways_r:
+        for after_y, runs_y, free_y in ways_y:
+            for after_b, runs_b, free_b in ways_b:
+                for after_k, runs_k, free_k in ways_k:
+                    sets_r, sets_y, sets_b, sets_k = in_sets = _best_sets(
+                        (free_r, free_y, free_b, free_k)
+                    )
+                    count = sum(in_sets) + runs_r + runs_y + runs_b + runs_k
+                    # Each colour's digits (sets, naturals, no okey) base 27, no set okey.
+                    digits = (
+                        ((sets_r * 9 + runs_r * 3) * 27 + sets_y * 9 + runs_y * 3) * 27
+                        + sets_b * 9 + runs_b * 3
+                    ) * 27 + sets_k * 9 + runs_k * 3
+                    key = ((after_r, after_y, after_b, after_k), spent, kept)
+                    after = (value + points * count, laid + count, choices + digits * 3)
+                    known = reached.get(key)
+                    if known is None or after > known:
+                        reached[key] = after
+
+
+@cache
+def _plain_ways(
+    runs: RunState, avail: int, ahead: _Ahead, sets_possible: bool
+) -> tuple[_Plain, ...]:
+    """Every way one colour's runs may go on without okeys (`_moves` with none left).
+
+    The naturals not laid in runs may go in sets where sets are possible.
+    """
+    ways = []
+    for naturals in range(avail + 1):
+        after = _continue(runs, naturals)
+        if after is not None and not _okeys_needed(after, ahead):
+            ways.append((after, naturals, avail - naturals if sets_possible else 0))
+    return tuple(ways)
+
+
+@cache  # at most 3**4 keys
+def _best_sets(free: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """Naturals in sets per colour, with no okey: the most tiles, then the tie-break's order.
+
+    `free`: per colour, how many of its naturals may go in sets. Of the
+    allocations that make sets (`_SET_TOTALS_*`), the one laying the most
+    tiles; among those, more red, then yellow, blue and black (the order
+    `best_opening` breaks ties in, the runs being the same).
+    """
+    best = (0, 0, 0, 0)
+    best_key = (0, best)
+    for r in range(free[0] + 1):
+        for y in range(free[1] + 1):
+            for b in range(free[2] + 1):
+                for k in range(free[3] + 1):
+                    total = r + y + b + k
+                    totals = (
+                        _SET_TOTALS_WITH_TWO if 2 in (r, y, b, k) else _SET_TOTALS_ONE_EACH
+                    )
+                    if total in totals and (total, (r, y, b, k)) > best_key:
+                        best = (r, y, b, k)
+                        best_key = (total, best)
+    return best
 
 
 @cache  # small ints only: a few thousand entries at most
@@ -474,6 +601,7 @@ def _okeys_needed(runs: RunState, ahead: _Ahead) -> int:
 _NOTHING = (0,) * (3 * COLOURS + 1)
 
 
+@lru_cache(maxsize=4096)  # a few hundred kinds of choices come up; each is read often
 def _choice(number: int) -> tuple[int, ...]:
     """A position's choice as `_combine` writes it, read back.
 
@@ -512,14 +640,17 @@ _Layout = list[tuple[int, tuple[int, ...]]]
 def _melds_of(layout: _Layout, positions: tuple[int, ...]) -> list[tuple[MeldKind, _Slots]]:
     """The melds of a layout, rebuilt in one fixed way (see the module's docstring)."""
     melds: list[tuple[MeldKind, _Slots]] = []
+    in_runs = [False] * COLOURS
     for index, choice in layout:
         position = positions[index]
-        if position != HIGH_ONE:
-            in_sets = [_colour_choices(choice, c)[0] for c in range(COLOURS)]
+        in_sets = [choice[3 * c] for c in range(COLOURS)]
+        if position != HIGH_ONE and (any(in_sets) or choice[_SET_OKEYS]):
             melds += [(MeldKind.SET, s) for s in _sets_of(position, in_sets, choice[_SET_OKEYS])]
+        for colour in range(COLOURS):
+            if choice[3 * colour + 1] or choice[3 * colour + 2]:
+                in_runs[colour] = True
     for colour in range(COLOURS):
-        start = 3 * colour
-        if any(choice[start + 1] or choice[start + 2] for _, choice in layout):
+        if in_runs[colour]:
             melds += [(MeldKind.RUN, run) for run in _runs_of(colour, layout, positions)]
     return melds
 
@@ -656,7 +787,7 @@ def best_pairs_opening(
 
 def _pairs_opening(tiles: Sequence[Tile], okey: Tile, rules: Ruleset) -> PairsOpening:
     okey_face = okey.face
-    counts, wilds = _played(tiles, okey_face)
+    counts, wilds, _ = _played(tiles, okey_face)
     pairs: list[tuple[int, int]] = []  # (face shown, okeys in it)
     okeys = wilds
     for face, held in enumerate(counts):
