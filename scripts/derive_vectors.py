@@ -49,10 +49,11 @@ from okey_rules.dealing.deal_types import DealMethod
 from okey_rules.errors import InvalidInputError
 from okey_rules.play.game import apply_move, legal_moves, replay, start_round
 from okey_rules.play.game101 import apply_move_101, legal_moves_101, replay_101, start_round_101
-from okey_rules.play.game101_types import Move101, Move101Kind, State101
-from okey_rules.play.game_types import GameState, Move, MoveKind
+from okey_rules.play.game101_types import State101
+from okey_rules.play.game_types import GameState
 from okey_rules.play.game_view import player_view
 from okey_rules.play.round import round_for
+from okey_rules.play.round_types import Move, MoveKind
 from okey_rules.ruleset import ColourDouble, Game, Ruleset, ScoringMode, preset
 from okey_rules.scores.scoring import (
     check_scorable,
@@ -98,13 +99,13 @@ def rules_of(request: Json) -> Ruleset:
 
 
 def classic_move(logged: Json) -> tuple[Move, int | None]:
-    move = logged["move"]
-    tile = TILE_OF_CODE[vj.code_of(move["tile"])] if "tile" in move else None
+    """A logged move and the caller's clock then (a classic turn may be timed)."""
     now = vj.ms_of(logged["now"]) if "now" in logged else None
-    return Move(MoveKind[move["kind"].removeprefix("MOVE_KIND_")], move["seat"], tile), now
+    return move_101(logged), now
 
 
-def move_101(logged: Json) -> Move101:
+def move_101(logged: Json) -> Move:
+    """A logged move (either game's: one Move type)."""
     move = logged["move"]
     melds = tuple(
         tuple(
@@ -114,8 +115,8 @@ def move_101(logged: Json) -> Move101:
         )
         for group in move.get("melds", [])
     )
-    return Move101(
-        Move101Kind[move["kind"].removeprefix("MOVE_KIND_")],
+    return Move(
+        MoveKind[move["kind"].removeprefix("MOVE_KIND_")],
         move["seat"],
         vj.code_of(move["tile"]) if "tile" in move else None,
         melds,
@@ -210,7 +211,7 @@ def apply_answer(case: Json, at: Position) -> Json:
     move = case["request"]["move"]
     if at.start.okey_101:
         result = apply_move_101(at.state, move_101({"move": move}))
-        events = [vj.event_101(e, result.state and result.state.outcome) for e in result.events]
+        events = [vj.event_101(e) for e in result.events]
     else:
         logged = classic_move(case["request"])
         result = apply_move(at.state, *logged)
@@ -255,7 +256,7 @@ def replay_answer(case: Json, at: Position | None) -> Json:
     assert got == case["want"], f"{case['name']}: the engine says {got}"
     final = result.state
     if start.okey_101:
-        events = [vj.event_101(e, final.outcome) for e in result.events]
+        events = [vj.event_101(e) for e in result.events]
     else:
         events = [vj.event(e) for e in result.events]
     answer: Json = {"legal": result.legal, "movesApplied": result.applied, "events": events,

@@ -18,20 +18,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from okey_rules.dealing.deal_types import Deal, FormalProcedure, codes_notation, rack_notation
-from okey_rules.play.game101_types import (
-    Event101,
-    Event101Kind,
-    Move101,
-    Opened,
-    Outcome101,
-    Phase101,
-    State101,
-    TableMeld,
-)
-from okey_rules.play.game_types import Event, EventKind, GameState, Move, Outcome, Phase
-from okey_rules.play.game_view import PlayerView, sees_whole_pile
+from okey_rules.play.game101_types import State101, TableMeld
+from okey_rules.play.game_types import GameState
+from okey_rules.play.round_types import Event, EventKind, Move, Opened, Outcome, Phase, RoundEnd
+from okey_rules.play.view_types import PlayerView, sees_whole_pile
 from okey_rules.rulebook import is_wild
-from okey_rules.ruleset import Ruleset
+from okey_rules.ruleset import Game, Ruleset
 from okey_rules.scores.scoring_types import RoundScore
 from okey_rules.tiles import FACES, TILE_OF_CODE, Tile, indicator_for
 
@@ -106,7 +98,7 @@ def deadline(ms: int | None) -> str | None:
 def offered(move: Move) -> Json:
     """A move LegalMoves offers: a move of a kind without a tile leaves `tile` unset."""
     return {"kind": f"MOVE_KIND_{move.kind.name}", "seat": move.seat,
-            "tile": None if move.tile is None else tile(move.tile.code)}
+            "tile": None if move.tile is None else tile(move.tile)}
 
 
 def outcome(o: Outcome) -> Json:
@@ -114,7 +106,7 @@ def outcome(o: Outcome) -> Json:
     return {
         "drawn": o.drawn,
         "winnerSeat": o.winner,
-        "winKind": f"WIN_KIND_{o.kind.name}" if o.kind else "WIN_KIND_UNSPECIFIED",
+        "winKind": f"WIN_KIND_{o.win_kind.name}" if o.win_kind else "WIN_KIND_UNSPECIFIED",
         "okeyDiscard": o.okey_discard,
         "discard": None if o.discard is None else tile(o.discard),
         "hand": tiles(o.hand),
@@ -178,7 +170,7 @@ def view(v: PlayerView, state: GameState, kind: str) -> Json:
 def status(state: GameState | State101, kind: str) -> Json:
     """The okey.v1.RoundStatus of a state, all but the key's part (a seeded deal's keyed id);
     the commitment (none but a committed deal's) is pinned empty."""
-    okey_101 = isinstance(state, State101)
+    okey_101 = state.rules.game is Game.OKEY_101
     return {
         "game": "GAME_OKEY_101" if okey_101 else "GAME_CLASSIC",
         "playerCount": state.player_count,
@@ -186,10 +178,10 @@ def status(state: GameState | State101, kind: str) -> Json:
         "round": state.round,
         "moveNumber": state.move_number,
         "turnSeat": state.turn,
-        "phase": PHASES_101[state.phase] if okey_101 else f"PHASE_{state.phase.name}",
+        "phase": f"PHASE_{state.phase.name}",
         # §10: Okey 101 rounds are not timed.
         "turnDeadline": None if okey_101 else deadline(state.deadline_ms),
-        "roundOver": state.phase in (Phase.ROUND_OVER, Phase101.ROUND_OVER),
+        "roundOver": state.phase is Phase.ROUND_OVER,
         "outcome": None if state.outcome is None else (
             outcome_101(state.outcome) if okey_101 else outcome(state.outcome)),
         "dealKind": kind,
@@ -200,53 +192,40 @@ def status(state: GameState | State101, kind: str) -> Json:
 
 # --- game.proto / state.proto: Okey 101 rounds ---------------------------------------------------
 
-# state.proto Phase: a 101 turn goes on after the draw until its discard (PHASE_DISCARD).
-PHASES_101 = {
-    Phase101.FIRST_DISCARD: "PHASE_FIRST_DISCARD",
-    Phase101.DRAW: "PHASE_DRAW",
-    Phase101.PLAY: "PHASE_DISCARD",
-    Phase101.ROUND_OVER: "PHASE_ROUND_OVER",
-}
-# game.proto EventKind: a finish is ROUND_WON, an empty bank ROUND_DRAWN.
-EVENTS_101 = {kind: f"EVENT_KIND_{kind.name}" for kind in Event101Kind} | {
-    Event101Kind.ROUND_FINISHED: "EVENT_KIND_ROUND_WON",
-    Event101Kind.ROUND_EXHAUSTED: "EVENT_KIND_ROUND_DRAWN",
-}
 # game.proto Event: the events with one `tile`, those with `tiles`, and what else each names.
-K = Event101Kind
+K = EventKind
 ONE_TILE = {K.DREW_FROM_WALL, K.TOOK_DISCARD, K.RETURNED_DISCARD, K.LAID_OFF, K.DISCARDED,
-            K.ROUND_FINISHED, K.RETRIEVED_OKEY}
+            K.ROUND_WON, K.RETRIEVED_OKEY}
 SEVERAL_TILES = {K.OPENED, K.LAID_MELD, K.TOOK_BACK}
 FROM_SEAT = {K.TOOK_DISCARD, K.RETURNED_DISCARD}
 MELD_INDEX = {K.OPENED, K.LAID_MELD, K.LAID_OFF, K.RETRIEVED_OKEY}
-ENDS = {K.ROUND_FINISHED, K.ROUND_EXHAUSTED, K.ROUND_VOID}
+ENDS = {K.ROUND_WON, K.ROUND_DRAWN, K.ROUND_VOID}
 
 
-def offered_101(move: Move101) -> Json:
+def offered_101(move: Move) -> Json:
     """A move LegalMoves offers: kind, seat, its tile (unset when it has none), its meld."""
     return {"kind": f"MOVE_KIND_{move.kind.name}", "seat": move.seat,
             "tile": None if move.tile is None else tile(move.tile), "meld": move.meld}
 
 
-def outcome_101(o: Outcome101) -> Json:
+def outcome_101(o: Outcome) -> Json:
     """state.proto RoundOutcome for a 101 round: finished (the seat, an okey discard, a
     one-turn finish), drawn (the bank ran out) or void."""
-    finished = o.kind == "finished"
     return {
-        "drawn": o.kind == "exhausted",
-        "winnerSeat": o.finisher if finished else 0,
+        "drawn": o.drawn,
+        "winnerSeat": o.winner if o.won else 0,
         "okeyDiscard": o.okey_discard,
         "moveNumber": o.move_number,
-        "voidRound": o.kind == "void",
+        "voidRound": o.end is RoundEnd.VOID,
         "oneTurnFinish": o.one_turn,
     }
 
 
-def event_101(e: Event101, ended: Outcome101 | None) -> Json:
+def event_101(e: Event) -> Json:
     """An event as game.proto Event describes it; the one that ends the round carries the
-    round's outcome (`ended`)."""
-    data: Json = {"kind": EVENTS_101[e.kind], "seat": e.seat,
-                  "tile": tile(e.tiles[0]) if e.kind in ONE_TILE else None}
+    round's outcome."""
+    data: Json = {"kind": f"EVENT_KIND_{e.kind.name}", "seat": e.seat,
+                  "tile": tile(e.tile) if e.kind in ONE_TILE and e.tile is not None else None}
     if e.kind in SEVERAL_TILES:
         data["tiles"] = tiles(e.tiles)
     if e.kind in FROM_SEAT:
@@ -257,8 +236,8 @@ def event_101(e: Event101, ended: Outcome101 | None) -> Json:
         data["penalty"] = f"PENALTY_{e.penalty.name}"
         data["points"] = e.points
     if e.kind in ENDS:
-        assert ended is not None
-        data["outcome"] = outcome_101(ended)
+        assert e.outcome is not None
+        data["outcome"] = outcome_101(e.outcome)
     data["private"] = e.private
     return data
 
@@ -307,7 +286,7 @@ def view_101(state: State101, seat: int) -> Json:
         ],
         "wallSize": len(state.wall),
         "turnSeat": state.turn,
-        "phase": PHASES_101[state.phase],
+        "phase": f"PHASE_{state.phase.name}",
         "moveNumber": state.move_number,
         "turnDeadline": None,
         "outcome": None if state.outcome is None else outcome_101(state.outcome),

@@ -20,6 +20,7 @@ from google.protobuf import json_format
 from okey.v1 import hand_pb2, scoring_pb2
 from okey_rules.dealing.deal import deal
 from okey_rules.play.game101_types import State101
+from okey_rules.play.round_types import RoundEnd
 from okey_rules.ruleset import Game, Ruleset
 from okey_rules.scores.scoring101 import score_round_101
 from okey_rules.scores.scoring_types import Table
@@ -117,12 +118,12 @@ def assert_outcome_printed(block: str, state: State101, human: int) -> None:
     outcome = state.outcome
     assert outcome is not None
     head = f"round over at move {outcome.move_number}: "
-    if outcome.kind == "exhausted":
+    if outcome.drawn:
         assert head + "the bank ran out, nobody finished" in block
-    elif outcome.kind == "void":
+    elif outcome.end is RoundEnd.VOID:
         assert head + "void (all four opened with pairs)" in block
     else:
-        who = "you" if outcome.finisher == human else f"seat {outcome.finisher}"
+        who = "you" if outcome.winner == human else f"seat {outcome.winner}"
         assert f"{head}{who} finished" in block
 
 

@@ -42,7 +42,7 @@ from okey.v1 import (
     state_pb2,
 )
 from okey_rules.dealing.deal_fairness import CommittedInputs, commitment_for
-from okey_rules.play.game_types import Phase
+from okey_rules.play.round_types import Phase
 from okey_rules.tiles import Tile
 from okey_server.wire.convert_state import classic_state_from_token
 from okey_server.wire.convert_tile import tile_to_proto

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from okey_rules.play.game import apply_move
-from okey_rules.play.game_types import Move, MoveKind, Phase
-from okey_rules.tiles import Tile
+from okey_rules.play.round_types import Move, MoveKind, Phase
 from okey_server.wire.convert_state import classic_state_from_token, state_token
 
 
@@ -24,7 +23,7 @@ def play_to_the_end(opening: bytes, key: bytes) -> bytes:
         if state.phase is Phase.DRAW:
             move = Move(MoveKind.DRAW_FROM_WALL if state.wall else MoveKind.END_ROUND, seat)
         else:  # the opening discard, or the discard after a draw
-            move = Move(MoveKind.DISCARD, seat, Tile.from_code(state.seats[seat].rack[-1]))
+            move = Move(MoveKind.DISCARD, seat, state.seats[seat].rack[-1])
         result = apply_move(state, move)
         assert result.legal, result.message
         assert result.state is not None

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from game_service_helpers import MAX_MOVES, PlayedRound, Position, Table, position, same_face
 from okey.v1 import game_pb2, state_pb2, tile_pb2
-from okey_rules.play.game101_types import Move101, Move101Kind, State101
+from okey_rules.play.game101_types import State101
+from okey_rules.play.round_types import Move, MoveKind
 from okey_rules.tiles import FACES
 from okey_server.wire.convert_state import state_from_token, state_token
 
@@ -47,15 +48,15 @@ KEY = b"okey 101 service test key, 32 b."
 FALSE_JOKER_FACE = FACES - 1
 NUMBERS = 13
 
-MOVE_KIND: dict[Move101Kind, int] = {
-    Move101Kind.DISCARD: game_pb2.MOVE_KIND_DISCARD,
-    Move101Kind.DRAW_FROM_WALL: game_pb2.MOVE_KIND_DRAW_FROM_WALL,
-    Move101Kind.TAKE_DISCARD: game_pb2.MOVE_KIND_TAKE_DISCARD,
-    Move101Kind.RETURN_DISCARD: game_pb2.MOVE_KIND_RETURN_DISCARD,
-    Move101Kind.OPEN: game_pb2.MOVE_KIND_OPEN,
-    Move101Kind.LAY_MELD: game_pb2.MOVE_KIND_LAY_MELD,
-    Move101Kind.LAY_OFF: game_pb2.MOVE_KIND_LAY_OFF,
-    Move101Kind.TAKE_BACK: game_pb2.MOVE_KIND_TAKE_BACK,
+MOVE_KIND: dict[MoveKind, int] = {
+    MoveKind.DISCARD: game_pb2.MOVE_KIND_DISCARD,
+    MoveKind.DRAW_FROM_WALL: game_pb2.MOVE_KIND_DRAW_FROM_WALL,
+    MoveKind.TAKE_DISCARD: game_pb2.MOVE_KIND_TAKE_DISCARD,
+    MoveKind.RETURN_DISCARD: game_pb2.MOVE_KIND_RETURN_DISCARD,
+    MoveKind.OPEN: game_pb2.MOVE_KIND_OPEN,
+    MoveKind.LAY_MELD: game_pb2.MOVE_KIND_LAY_MELD,
+    MoveKind.LAY_OFF: game_pb2.MOVE_KIND_LAY_OFF,
+    MoveKind.TAKE_BACK: game_pb2.MOVE_KIND_TAKE_BACK,
 }
 
 
@@ -68,7 +69,7 @@ def pb_code(code: int) -> tile_pb2.Tile:
     return tile_pb2.Tile(color=colour + 1, number=number + 1, copy=copy)  # type: ignore[arg-type]
 
 
-def pb_move(move: Move101) -> game_pb2.Move:
+def pb_move(move: Move) -> game_pb2.Move:
     """An engine move as the okey.v1 Move a client sends: melds as MeldPlay/LaidTile, an
     okey's face as stands_for."""
     message = game_pb2.Move(kind=MOVE_KIND[move.kind], seat=move.seat,  # type: ignore[arg-type]

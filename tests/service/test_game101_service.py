@@ -44,14 +44,8 @@ from okey.v1 import (
     tile_pb2,
 )
 from okey_rules.play.game101 import legal_moves_101
-from okey_rules.play.game101_types import (
-    Illegal101,
-    Move101,
-    Move101Kind,
-    Penalty,
-    Phase101,
-    State101,
-)
+from okey_rules.play.game101_types import OKEY_101_REASONS, State101
+from okey_rules.play.round_types import IllegalReason, Move, MoveKind, Penalty, Phase, RoundEnd
 from okey_rules.tiles import TILE_COUNT
 from okey_server.wire.convert_state import state_token
 from service_helpers import code_of, codes_of, decode_error, notation_of
@@ -80,13 +74,13 @@ class Services:
         self.scoring = scoring_pb2_grpc.ScoringServiceStub(channel)
 
     def apply(self, state: State101 | Position | bytes,
-              move: Move101 | game_pb2.Move) -> game_pb2.ApplyMoveResponse:
+              move: Move | game_pb2.Move) -> game_pb2.ApplyMoveResponse:
         """ApplyMove of an engine move (converted by the tests) or a message, on an arranged
         position (sealed here) or a state the server issued."""
         token = signed(state) if isinstance(state, State101) else token_of(state)
-        return self.table.apply(token, pb_move(move) if isinstance(move, Move101) else move)
+        return self.table.apply(token, pb_move(move) if isinstance(move, Move) else move)
 
-    def play(self, state: Position | bytes, move: Move101 | game_pb2.Move
+    def play(self, state: Position | bytes, move: Move | game_pb2.Move
              ) -> game_pb2.ApplyMoveResponse:
         answer = self.apply(state, move)
         assert answer.legal, (move, game_pb2.IllegalReason.Name(answer.reason), answer.message)
@@ -197,27 +191,27 @@ def _opening_round(svc: Services) -> list[tuple[game_pb2.Move, game_pb2.ApplyMov
     steps: list[tuple[game_pb2.Move, game_pb2.ApplyMoveResponse]] = []
     state = signed(position)
 
-    def play(move: Move101 | game_pb2.Move) -> State101:
+    def play(move: Move | game_pb2.Move) -> State101:
         nonlocal state
-        message = pb_move(move) if isinstance(move, Move101) else move
+        message = pb_move(move) if isinstance(move, Move) else move
         answer = svc.play(state, message)
         steps.append((message, answer))
         state = answer.state
         return engine(state)
 
-    now = play(Move101(Move101Kind.DRAW_FROM_WALL, 1))
+    now = play(Move(MoveKind.DRAW_FROM_WALL, 1))
     now = play(open_melds(now, ALL_RED, "Y3 Y4 Y5"))
     now = play(lay_off(now, "K1", 1, face="Y6"))
-    now = play(Move101(Move101Kind.TAKE_BACK, 1))
+    now = play(Move(MoveKind.TAKE_BACK, 1))
     now = play(lay_off(now, "K1", 1, face="Y2"))
-    now = play(Move101(Move101Kind.DISCARD, 1, one(now, 1, "K7")))
+    now = play(Move(MoveKind.DISCARD, 1, one(now, 1, "K7")))
     for seat in (2, 3, 0):
-        now = play(Move101(Move101Kind.DRAW_FROM_WALL, seat))
+        now = play(Move(MoveKind.DRAW_FROM_WALL, seat))
         drawn = steps[-1][1].events[0].tile
         now = play(game_pb2.Move(kind=DISCARD, seat=seat, tile=drawn))
-    now = play(Move101(Move101Kind.TAKE_DISCARD, 1))
+    now = play(Move(MoveKind.TAKE_DISCARD, 1))
     now = play(lay_meld(now, "B9 B10 B11 B12"))
-    play(Move101(Move101Kind.DISCARD, 1, one(now, 1, "K5")))
+    play(Move(MoveKind.DISCARD, 1, one(now, 1, "K5")))
     return steps
 
 
@@ -278,7 +272,7 @@ def test_a_pairs_opening_taken_back_costs_101(svc: Services) -> None:
     """§10.2, §10.5: OPEN with pairs lays five pairs; taking the opening back (several
     tiles) costs the 101 penalty, an event and a mark on the seat's view."""
     pairs = ("R7 R7", "Y7 Y7", "B7 B7", "K7 K7", "R9 R9")
-    position = arranged({1: " ".join(pairs)}, phase=Phase101.PLAY)
+    position = arranged({1: " ".join(pairs)}, phase=Phase.DISCARD)
     opened = svc.play(position, open_melds(position, *pairs, pairs=True))
     view = svc.table.view(opened.state, 0)
     assert view.seats[1].opened == game_pb2.OPENED_PAIRS
@@ -302,7 +296,7 @@ def test_only_the_last_tile_placed_comes_back_free_across_calls(svc: Services) -
     the seat's view say so) and R5 nothing more (once a turn). The state's record of the
     tiles taken back is decoded in test_convert_state101.py (this in-process server would
     find these states in its cache of the ones it issued)."""
-    position = arranged({1: "R5 R6 Y4 K12"}, phase=Phase101.PLAY,
+    position = arranged({1: "R5 R6 Y4 K12"}, phase=Phase.DISCARD,
                         table=[*OPENED_1, (2, "R2 R3 R4"), (3, "Y5 Y6 Y7")])
     state = signed(position)
     for word, meld in (("R5", 1), ("R6", 1), ("Y4", 2)):
@@ -328,7 +322,7 @@ def test_a_taken_discard_returned_for_a_bank_tile(svc: Services) -> None:
     """§10.4: RETURN_DISCARD puts the taken tile back on the previous seat's pile and draws
     the bank's next tile, free: two events, the draw private."""
     position = arranged({1: "B4 K12"}, table=OPENED_1, discards={0: "Y6"}, wall="K8")
-    took = svc.play(position, Move101(Move101Kind.TAKE_DISCARD, 1))
+    took = svc.play(position, Move(MoveKind.TAKE_DISCARD, 1))
     assert notation_of(svc.table.view(took.state, 3).taken_discard) == "Y6"
     returned = svc.play(took.state, game_pb2.Move(kind=RETURN, seat=1))
     assert kinds(returned) == [
@@ -346,7 +340,7 @@ def test_a_taken_discard_returned_for_a_bank_tile(svc: Services) -> None:
 def test_a_failed_opening_is_a_legal_move_with_a_penalty_event(svc: Services) -> None:
     """§10.2, §10.5: an opening under 101 is not refused: nothing is laid and the seat pays
     101, an event of the answer."""
-    position = arranged({1: "R10 R11 R12 R13 Y10 Y11 Y12 Y13"}, phase=Phase101.PLAY)
+    position = arranged({1: "R10 R11 R12 R13 Y10 Y11 Y12 Y13"}, phase=Phase.DISCARD)
     answer = svc.play(position, open_melds(position, "R10 R11 R12 R13", "Y10 Y11 Y12 Y13"))
     assert kinds(answer) == [game_pb2.EVENT_KIND_PENALTY]
     (penalty,) = answer.events
@@ -371,7 +365,7 @@ def test_the_events_that_end_a_101_round_carry_its_outcome(svc: Services) -> Non
 
 
 def refused(svc: Services, state: State101 | Position | bytes,
-            move: Move101 | game_pb2.Move, reason: int) -> None:
+            move: Move | game_pb2.Move, reason: int) -> None:
     """An illegal 101 move is an answer: legal false, its reason, a message, no state, status
     or events."""
     answer = svc.apply(state, move)
@@ -384,9 +378,9 @@ def refused(svc: Services, state: State101 | Position | bytes,
 
 
 def test_101_round_over(svc: Services) -> None:
-    over = finish(arranged({1: "Y7 Y8 Y9 R2"}, phase=Phase101.PLAY, table=OPENED_1),
+    over = finish(arranged({1: "Y7 Y8 Y9 R2"}, phase=Phase.DISCARD, table=OPENED_1),
                   "Y7 Y8 Y9", last="R2")
-    refused(svc, over, Move101(Move101Kind.DRAW_FROM_WALL, 2), game_pb2.ILLEGAL_REASON_ROUND_OVER)
+    refused(svc, over, Move(MoveKind.DRAW_FROM_WALL, 2), game_pb2.ILLEGAL_REASON_ROUND_OVER)
 
 
 def test_101_not_your_turn(svc: Services) -> None:
@@ -398,7 +392,7 @@ def test_101_not_your_turn(svc: Services) -> None:
 
 def test_101_must_draw_first(svc: Services) -> None:
     state = arranged()
-    refused(svc, state, Move101(Move101Kind.DISCARD, 1, state.seats[1].rack[0]),
+    refused(svc, state, Move(MoveKind.DISCARD, 1, state.seats[1].rack[0]),
             game_pb2.ILLEGAL_REASON_MUST_DRAW_FIRST)
 
 
@@ -409,32 +403,32 @@ def test_101_must_discard_first(svc: Services) -> None:
 
 
 def test_101_tile_not_in_rack(svc: Services) -> None:
-    state = arranged({1: "R5", 2: "R6"}, phase=Phase101.PLAY)
-    refused(svc, state, Move101(Move101Kind.DISCARD, 1, one(state, 2, "R6")),
+    state = arranged({1: "R5", 2: "R6"}, phase=Phase.DISCARD)
+    refused(svc, state, Move(MoveKind.DISCARD, 1, one(state, 2, "R6")),
             game_pb2.ILLEGAL_REASON_TILE_NOT_IN_RACK)
 
 
 def test_101_wall_empty(svc: Services) -> None:
     state = arranged(discards={0: "Y6"}, wall_size=0)
-    refused(svc, state, Move101(Move101Kind.DRAW_FROM_WALL, 1),
+    refused(svc, state, Move(MoveKind.DRAW_FROM_WALL, 1),
             game_pb2.ILLEGAL_REASON_WALL_EMPTY)
 
 
 def test_101_not_opened(svc: Services) -> None:
-    state = arranged({1: "Y7 Y8 Y9 R8"}, phase=Phase101.PLAY, table=[(2, "R5 R6 R7")])
+    state = arranged({1: "Y7 Y8 Y9 R8"}, phase=Phase.DISCARD, table=[(2, "R5 R6 R7")])
     refused(svc, state, lay_meld(state, "Y7 Y8 Y9"), game_pb2.ILLEGAL_REASON_NOT_OPENED)
     refused(svc, state, lay_off(state, "R8", 0), game_pb2.ILLEGAL_REASON_NOT_OPENED)
 
 
 def test_101_already_opened(svc: Services) -> None:
     runs = ("R10 R11 R12 R13", "Y10 Y11 Y12 Y13", "R3 Y3 K3")
-    state = arranged({1: f"{' '.join(runs)} K12"}, phase=Phase101.PLAY, table=OPENED_1)
+    state = arranged({1: f"{' '.join(runs)} K12"}, phase=Phase.DISCARD, table=OPENED_1)
     refused(svc, state, open_melds(state, *runs), game_pb2.ILLEGAL_REASON_ALREADY_OPENED)
 
 
 def test_101_invalid_meld(svc: Services) -> None:
     """A group that is no set or run, or an okey's stands_for that does not fit."""
-    state = arranged({1: "R10 R11 R12 R13 Y10 Y11 Y12 Y13 B3 Y3 K4 K1"}, phase=Phase101.PLAY)
+    state = arranged({1: "R10 R11 R12 R13 Y10 Y11 Y12 Y13 B3 Y3 K4 K1"}, phase=Phase.DISCARD)
     refused(svc, state, open_melds(state, "R10 R11 R12 R13", "Y10 Y11 Y12 Y13", "B3 Y3 K4"),
             game_pb2.ILLEGAL_REASON_INVALID_MELD)
     refused(svc, state, open_melds(state, "R10 R11 R12 R13", "Y10 Y11 Y12 Y13", "B3 Y3 K1=Y3"),
@@ -443,55 +437,55 @@ def test_101_invalid_meld(svc: Services) -> None:
 
 def test_101_taken_discard_not_used(svc: Services) -> None:
     state = take(arranged({1: "R3"}, discards={0: "Y3"}))
-    refused(svc, state, Move101(Move101Kind.DISCARD, 1, one(state, 1, "R3")),
+    refused(svc, state, Move(MoveKind.DISCARD, 1, one(state, 1, "R3")),
             game_pb2.ILLEGAL_REASON_TAKEN_DISCARD_NOT_USED)
 
 
 def test_101_no_discard_to_return(svc: Services) -> None:
     state = draw(arranged(table=OPENED_1, discards={0: "Y6"}))
-    refused(svc, state, Move101(Move101Kind.RETURN_DISCARD, 1),
+    refused(svc, state, Move(MoveKind.RETURN_DISCARD, 1),
             game_pb2.ILLEGAL_REASON_NO_DISCARD_TO_RETURN)
 
 
 def test_101_nothing_to_take_back(svc: Services) -> None:
-    state = arranged(phase=Phase101.PLAY, table=OPENED_1)
-    refused(svc, state, Move101(Move101Kind.TAKE_BACK, 1),
+    state = arranged(phase=Phase.DISCARD, table=OPENED_1)
+    refused(svc, state, Move(MoveKind.TAKE_BACK, 1),
             game_pb2.ILLEGAL_REASON_NOTHING_TO_TAKE_BACK)
 
 
 def test_101_no_such_meld(svc: Services) -> None:
-    state = arranged({1: "B4 K12"}, phase=Phase101.PLAY, table=OPENED_1)
+    state = arranged({1: "B4 K12"}, phase=Phase.DISCARD, table=OPENED_1)
     refused(svc, state, lay_off(state, "B4", 1), game_pb2.ILLEGAL_REASON_NO_SUCH_MELD)
 
 
 def test_101_cannot_lay_off(svc: Services) -> None:
     """A tile that does not extend the meld; an okey's stands_for that does not either."""
-    state = arranged({1: "B5 K1 K12"}, phase=Phase101.PLAY, table=OPENED_1)
+    state = arranged({1: "B5 K1 K12"}, phase=Phase.DISCARD, table=OPENED_1)
     refused(svc, state, lay_off(state, "B5", 0), game_pb2.ILLEGAL_REASON_CANNOT_LAY_OFF)
     refused(svc, state, lay_off(state, "K1", 0, face="B5"),
             game_pb2.ILLEGAL_REASON_CANNOT_LAY_OFF)
 
 
 def test_101_pairs_opener_lays_no_melds(svc: Services) -> None:
-    state = arranged({1: "R7 Y7 B7 K12"}, phase=Phase101.PLAY,
+    state = arranged({1: "R7 Y7 B7 K12"}, phase=Phase.DISCARD,
                      table=[(1, p) for p in ("R1 R1", "Y2 Y2", "B3 B3", "K4 K4", "R6 R6")])
     refused(svc, state, lay_meld(state, "R7 Y7 B7"),
             game_pb2.ILLEGAL_REASON_PAIRS_OPENER_LAYS_NO_MELDS)
 
 
 def test_101_must_keep_a_tile(svc: Services) -> None:
-    state = arranged({1: "Y7 Y8 Y9"}, phase=Phase101.PLAY, table=OPENED_1)
+    state = arranged({1: "Y7 Y8 Y9"}, phase=Phase.DISCARD, table=OPENED_1)
     refused(svc, state, lay_meld(state, "Y7 Y8 Y9"), game_pb2.ILLEGAL_REASON_MUST_KEEP_A_TILE)
 
 
 def test_101_discard_pile_empty(svc: Services) -> None:
-    refused(svc, arranged(), Move101(Move101Kind.TAKE_DISCARD, 1),
+    refused(svc, arranged(), Move(MoveKind.TAKE_DISCARD, 1),
             game_pb2.ILLEGAL_REASON_DISCARD_PILE_EMPTY)
 
 
 def test_101_lay_off_cap_reached(svc: Services) -> None:
     """§10.8 option lay_off_cap: a third tile onto one end of a meld in one turn."""
-    state = with_rules(arranged({1: "R8 R9 R10 K12"}, phase=Phase101.PLAY,
+    state = with_rules(arranged({1: "R8 R9 R10 K12"}, phase=Phase.DISCARD,
                                 table=[*OPENED_1, (2, "R5 R6 R7")]), lay_off_cap=True)
     state = after(state, lay_off(state, "R8", 1))
     state = after(state, lay_off(state, "R9", 1))
@@ -499,11 +493,11 @@ def test_101_lay_off_cap_reached(svc: Services) -> None:
 
 
 def test_every_101_illegal_reason_is_answered_through_grpc() -> None:
-    """Each reason the 101 engine gives (Illegal101) is an IllegalReason of the contract
+    """Each reason the 101 engine gives (IllegalReason) is an IllegalReason of the contract
     and has its test above, named test_101_<reason>."""
     names = {value.name for value in game_pb2.IllegalReason.DESCRIPTOR.values}
-    assert [r.name for r in Illegal101 if f"ILLEGAL_REASON_{r.name}" not in names] == []
-    missing = [r.name for r in Illegal101 if f"test_101_{r.name.lower()}" not in globals()]
+    assert [r.name for r in IllegalReason if f"ILLEGAL_REASON_{r.name}" not in names] == []
+    missing = [r.name for r in OKEY_101_REASONS if f"test_101_{r.name.lower()}" not in globals()]
     assert missing == []
 
 
@@ -606,7 +600,7 @@ def test_legal_moves_for_101(svc: Services) -> None:
             move.tile.CopyFrom(pb_code(tile))
         assert svc.apply(laid, move).legal, move
 
-    over = finish(arranged({1: "Y7 Y8 Y9 R2"}, phase=Phase101.PLAY, table=OPENED_1),
+    over = finish(arranged({1: "Y7 Y8 Y9 R2"}, phase=Phase.DISCARD, table=OPENED_1),
                   "Y7 Y8 Y9", last="R2")
     assert all(_offered(svc, over, seat) == set() for seat in range(4))
 
@@ -699,7 +693,7 @@ def test_a_classic_only_move_kind_in_a_101_state_is_invalid_argument(
 ) -> None:
     """Declaring a win, gösterme, ending the round and timeouts are classic moves: in a
     101 state they are INVALID_ARGUMENT on move.kind (in a replay, on moves[i].move.kind)."""
-    state = signed(arranged({1: "R2"}, phase=Phase101.PLAY))
+    state = signed(arranged({1: "R2"}, phase=Phase.DISCARD))
     move = game_pb2.Move(kind=kind, seat=1, tile=pb_code(one(engine(state), 1, "R2")))  # type: ignore[arg-type]
     if kind != game_pb2.MOVE_KIND_DECLARE_WIN:
         move.ClearField("tile")
@@ -725,7 +719,7 @@ def _meld_move(stands_for: tile_pb2.Tile | None = None,
 
 
 def _malformed_position() -> State101:
-    return arranged({1: "R10 R11 R12 R13 Y10 Y11 K1 Y13 B3 Y3 K3 B5"}, phase=Phase101.PLAY)
+    return arranged({1: "R10 R11 R12 R13 Y10 Y11 K1 Y13 B3 Y3 K3 B5"}, phase=Phase.DISCARD)
 
 
 @pytest.mark.parametrize(("move", "field"), [
@@ -784,7 +778,7 @@ def test_score_round_of_a_finished_101_state_names_the_next_deal(svc: Services) 
 def test_score_round_of_101_doubles_penalties_and_the_next_dealer(svc: Services) -> None:
     """§10.7: an okey-discard finish doubles (-202, 404 never opened, an opened seat's
     tiles x2, a pairs-opener's x4); a penalty 101; dealer 1 of round 4: dealer 2, round 5."""
-    position = arranged({1: "Y7 Y8 Y9 K1", 2: "R3 Y11", 3: "B4 Y6"}, phase=Phase101.PLAY,
+    position = arranged({1: "Y7 Y8 Y9 K1", 2: "R3 Y11", 3: "B4 Y6"}, phase=Phase.DISCARD,
                         table=[*OPENED_1, (2, "K9 K10 K11"),
                                *[(3, p) for p in ("B5 B5", "R10 R10", "Y12 Y12", "B13 B13",
                                                   "K6 K6")]],
@@ -804,7 +798,7 @@ def test_score_round_of_a_pairs_opener_finish_doubles_its_minus_101(svc: Service
     """§10.7 a pairs-opener doubles: seat 1 opened with pairs and finishes: -202 (its own
     -101 doubled), seat 2's 34 points 68, a never-opened seat 404; the line says so."""
     pairs = [(1, p) for p in ("R1 R1", "Y2 Y2", "B3 B3", "K4 K4", "R6 R6")]
-    position = arranged({1: "Y8 Y8 R2", 2: "R3 Y11 B8 R12"}, phase=Phase101.PLAY,
+    position = arranged({1: "Y8 Y8 R2", 2: "R3 Y11 B8 R12"}, phase=Phase.DISCARD,
                         table=[*pairs, (2, "K9 K10 K11")])
     answer = svc.score(finish(position, "Y8 Y8", last="R2"))
     assert list(answer.deltas) == [404, -202, 68, 404]
@@ -819,11 +813,11 @@ def _void(dealer: int, round_number: int) -> State101:
              2: ("Y1 Y1", "Y2 Y2", "Y3 Y3", "Y4 Y4", "Y5 Y5"),
              3: ("B1 B1", "B2 B2", "B3 B3", "B4 B4", "B5 B5")}
     sevens = ("R7 R7", "Y7 Y7", "B7 B7", "K7 K7", "R9 R9")
-    state = arranged({1: " ".join(sevens)}, phase=Phase101.PLAY, dealer=dealer,
+    state = arranged({1: " ".join(sevens)}, phase=Phase.DISCARD, dealer=dealer,
                      table=[(seat, p) for seat, ps in pairs.items() for p in ps])
     over = after(replace(state, round=round_number), open_melds(state, *sevens, pairs=True))
     assert over.outcome is not None
-    assert over.outcome.kind == "void"
+    assert over.outcome.end is RoundEnd.VOID
     return over
 
 
@@ -883,7 +877,7 @@ def test_score_game_over_101_states(svc: Services) -> None:
 def _opening_won(okey_last: bool = False) -> State101:
     """Seat 1 opened earlier; it lays Y7 Y8 Y9 and finishes with R2 (or the okey K1)."""
     last = "K1" if okey_last else "R2"
-    position = arranged({1: f"Y7 Y8 Y9 {last}"}, phase=Phase101.PLAY, table=OPENED_1)
+    position = arranged({1: f"Y7 Y8 Y9 {last}"}, phase=Phase.DISCARD, table=OPENED_1)
     return finish(position, "Y7 Y8 Y9", last=last)
 
 
@@ -909,7 +903,7 @@ def test_score_round_refuses_a_101_state_in_play_or_a_table_it_cannot_take(
     """§10.7: a round still in play; a table of other than four scores; a table whose game
     of game_rounds is over."""
     in_play = scoring_pb2.ScoreRoundRequest(
-        round=scoring_pb2.RoundInput(state=signed(arranged(phase=Phase101.PLAY))))
+        round=scoring_pb2.RoundInput(state=signed(arranged(phase=Phase.DISCARD))))
     assert invalid(svc.scoring.ScoreRound, in_play) == ("round.state", "ERROR_REASON_INVALID_STATE")
     final = signed(with_rules(_opening_won(), game_rounds=3))
     three = scoring_pb2.ScoreRoundRequest(

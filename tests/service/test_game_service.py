@@ -19,7 +19,7 @@ from game_service_helpers import (
 )
 from game_support import PLAY_ON, UNTIMED, arrange, code, codes, start, waiting_on_last_discard
 from okey.v1 import deal_pb2, game_pb2, ruleset_pb2, state_pb2, tile_pb2
-from okey_rules.play.game_types import GameState, IllegalReason
+from okey_rules.play.game_types import CLASSIC_REASONS, GameState
 from okey_rules.tiles import TILE_COUNT
 from okey_server.wire.convert_state import classic_state_from_token, state_token
 from service_helpers import codes_of, decode_error
@@ -428,7 +428,7 @@ def test_turn_not_timed_out(table: Table) -> None:
 
 def test_every_illegal_reason_has_its_own_test() -> None:
     # The classic engine's reasons (Okey 101's have their own tests).
-    names = {reason.name.lower() for reason in IllegalReason}
+    names = {reason.name.lower() for reason in CLASSIC_REASONS}
     tests = {name.removeprefix("test_") for name in globals() if name.startswith("test_")}
     assert names <= tests, sorted(names - tests)
 

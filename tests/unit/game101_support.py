@@ -17,19 +17,8 @@ from dataclasses import replace
 
 from okey_rules.dealing.deal import deal
 from okey_rules.play.game101 import apply_move_101, start_round_101
-from okey_rules.play.game101_types import (
-    Event101Kind,
-    Laid,
-    Move101,
-    Move101Kind,
-    Opened,
-    Penalty,
-    Phase101,
-    Result101,
-    Seat101,
-    State101,
-    TableMeld,
-)
+from okey_rules.play.game101_types import Laid, Result101, Seat101, State101, TableMeld
+from okey_rules.play.round_types import EventKind, Move, MoveKind, Opened, Penalty, Phase, RoundEnd
 from okey_rules.rulebook import is_wild, plays_as, table_meld_kind
 from okey_rules.ruleset import Game, Ruleset
 from okey_rules.search.hand_types import MeldKind
@@ -99,16 +88,16 @@ def _table_meld(owner: int, text: str, copies: _Copies, okey_face: int) -> Table
     return TableMeld(owner=owner, kind=kind, tiles=tiles)
 
 
-def natural_rack_size(seat: int, turn: int, phase: Phase101) -> int:
+def natural_rack_size(seat: int, turn: int, phase: Phase) -> int:
     """What a seat that has laid nothing holds: 21, one more on its turn once it has drawn."""
-    return OTHER_RACK + (seat == turn and phase is Phase101.PLAY)
+    return OTHER_RACK + (seat == turn and phase is Phase.DISCARD)
 
 
 def arranged(
     racks: Mapping[int, str] | None = None,
     *,
     turn: int = 1,
-    phase: Phase101 = Phase101.DRAW,
+    phase: Phase = Phase.DRAW,
     indicator: str = DEFAULT_INDICATOR,
     wall: str = "",
     wall_size: int | None = None,
@@ -188,7 +177,7 @@ def arranged(
         phase=phase,
         table=tuple(melds),
         move_number=ARRANGED_MOVE,
-        turn_start=ARRANGED_MOVE - (phase is Phase101.PLAY),
+        turn_start=ARRANGED_MOVE - (phase is Phase.DISCARD),
     )
     assert_consistent_101(state)
     return state
@@ -292,19 +281,19 @@ def assert_consistent_101(state: State101) -> None:
     assert len(state.seats) == PLAYERS
     assert 0 <= state.turn < PLAYERS
     assert 0 <= state.dealer < PLAYERS
-    assert (state.outcome is None) == (state.phase is not Phase101.ROUND_OVER)
+    assert (state.outcome is None) == (state.phase is not Phase.ROUND_OVER)
     assert state.turn_start <= state.move_number
-    if state.phase is Phase101.FIRST_DISCARD:
+    if state.phase is Phase.FIRST_DISCARD:
         assert state.move_number == 0
         assert state.turn == state.dealer
-    if state.phase is Phase101.DRAW:
+    if state.phase is Phase.DRAW:
         assert state.laid == ()
         assert state.taken is None
         assert state.took_back == 0, "a turn's take-backs are its own"
     if state.taken is not None:
-        assert state.phase is Phase101.PLAY
+        assert state.phase is Phase.DISCARD
     if state.laid:
-        assert state.phase in (Phase101.PLAY, Phase101.ROUND_OVER)
+        assert state.phase in (Phase.DISCARD, Phase.ROUND_OVER)
     for meld in state.table:
         assert 0 <= meld.owner < PLAYERS
         assert_table_meld(meld, state)
@@ -312,12 +301,12 @@ def assert_consistent_101(state: State101) -> None:
     for meld in state.table:
         owners.setdefault(meld.owner, set()).add(meld.kind)
     outcome = state.outcome
-    finisher = outcome.finisher if outcome is not None and outcome.kind == "finished" else None
+    finisher = outcome.winner if outcome is not None and outcome.end is RoundEnd.WON else None
     for number, seat in enumerate(state.seats):
         kinds = owners.get(number, set())
         if seat.opened is None:
             assert not kinds, f"seat {number} has melds on the table but has not opened"
-            size = (DEALER_RACK if state.phase is Phase101.FIRST_DISCARD and number == state.turn
+            size = (DEALER_RACK if state.phase is Phase.FIRST_DISCARD and number == state.turn
                     else natural_rack_size(number, state.turn, state.phase))
             assert len(seat.rack) == size, f"seat {number} laid nothing: {size} tiles"
         else:
@@ -330,25 +319,25 @@ def assert_consistent_101(state: State101) -> None:
             assert seat.rack, f"seat {number} holds no tile"
     if outcome is not None:
         assert outcome.move_number == state.move_number
-        assert outcome.kind in ("finished", "exhausted", "void")
-        if outcome.kind == "finished":
-            assert outcome.finisher == state.turn
-            assert state.seats[outcome.finisher].rack == ()
-            last = state.seats[outcome.finisher].discards[-1]
+        assert outcome.end in (RoundEnd.WON, RoundEnd.DRAWN, RoundEnd.VOID)
+        if outcome.end is RoundEnd.WON:
+            assert outcome.winner == state.turn
+            assert state.seats[outcome.winner].rack == ()
+            last = state.seats[outcome.winner].discards[-1]
             assert outcome.okey_discard == is_wild(TILE_OF_CODE[last], state.okey)
-        elif outcome.kind == "exhausted":
+        elif outcome.end is RoundEnd.DRAWN:
             assert state.wall == ()
         else:
             assert all(seat.opened is Opened.PAIRS for seat in state.seats)
     if all(seat.opened is Opened.PAIRS for seat in state.seats):
         assert outcome is not None
-        assert outcome.kind == "void", "four pairs-openers void the round"
+        assert outcome.end is RoundEnd.VOID, "four pairs-openers void the round"
 
 
 # --- playing -----------------------------------------------------------------------------------
 
 
-def play101(state: State101, move: Move101) -> Result101:
+def play101(state: State101, move: Move) -> Result101:
     """Applies a move that must be legal; the state after it must be consistent."""
     result = apply_move_101(state, move)
     assert result.legal, (move, result.reason, result.message)
@@ -358,13 +347,13 @@ def play101(state: State101, move: Move101) -> Result101:
     return result
 
 
-def after(state: State101, move: Move101) -> State101:
+def after(state: State101, move: Move) -> State101:
     result = play101(state, move)
     assert result.state is not None
     return result.state
 
 
-def refused101(state: State101, move: Move101) -> Result101:
+def refused101(state: State101, move: Move) -> Result101:
     """Applies a move that must be illegal: no state, no events, a reason and a message."""
     result = apply_move_101(state, move)
     assert not result.legal
@@ -376,29 +365,29 @@ def refused101(state: State101, move: Move101) -> Result101:
 
 
 def draw(state: State101) -> State101:
-    return after(state, Move101(Move101Kind.DRAW_FROM_WALL, state.turn))
+    return after(state, Move(MoveKind.DRAW_FROM_WALL, state.turn))
 
 
 def take(state: State101) -> State101:
-    return after(state, Move101(Move101Kind.TAKE_DISCARD, state.turn))
+    return after(state, Move(MoveKind.TAKE_DISCARD, state.turn))
 
 
 def discard(state: State101, code: int) -> State101:
-    return after(state, Move101(Move101Kind.DISCARD, state.turn, code))
+    return after(state, Move(MoveKind.DISCARD, state.turn, code))
 
 
-def open_melds(state: State101, *melds: str, pairs: bool = False) -> Move101:
-    return Move101(Move101Kind.OPEN, state.turn, melds=groups(state, state.turn, *melds),
+def open_melds(state: State101, *melds: str, pairs: bool = False) -> Move:
+    return Move(MoveKind.OPEN, state.turn, melds=groups(state, state.turn, *melds),
                    pairs=pairs)
 
 
-def lay_meld(state: State101, *melds: str) -> Move101:
-    return Move101(Move101Kind.LAY_MELD, state.turn, melds=groups(state, state.turn, *melds))
+def lay_meld(state: State101, *melds: str) -> Move:
+    return Move(MoveKind.LAY_MELD, state.turn, melds=groups(state, state.turn, *melds))
 
 
-def lay_off(state: State101, word: str, meld: int, face: str | None = None) -> Move101:
+def lay_off(state: State101, word: str, meld: int, face: str | None = None) -> Move:
     tile = one(state, state.turn, word)
-    return Move101(Move101Kind.LAY_OFF, state.turn, tile, meld=meld,
+    return Move(MoveKind.LAY_OFF, state.turn, tile, meld=meld,
                    face=None if face is None else face_of(face))
 
 
@@ -412,7 +401,7 @@ def finish(state: State101, *melds: str, last: str, opening: bool = False,
         state = after(state, laying)
     over = discard(state, one(state, seat, last))
     assert over.outcome is not None
-    assert (over.outcome.kind, over.outcome.finisher) == ("finished", seat)
+    assert (over.outcome.end, over.outcome.winner) == (RoundEnd.WON, seat)
     return over
 
 
@@ -436,12 +425,12 @@ def penalties_in(result: Result101) -> list[Penalty]:
     """The penalties a move's events charge, each 101 points."""
     found = []
     for event in result.events:
-        if event.kind is Event101Kind.PENALTY:
+        if event.kind is EventKind.PENALTY:
             assert event.points == 101
             assert event.penalty is not None
             found.append(event.penalty)
     return found
 
 
-def event_kinds(result: Result101) -> list[Event101Kind]:
+def event_kinds(result: Result101) -> list[EventKind]:
     return [event.kind for event in result.events]

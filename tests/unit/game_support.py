@@ -14,15 +14,8 @@ from dataclasses import replace
 
 from okey_rules.dealing.deal import deal
 from okey_rules.play.game import apply_move, check_playable, legal_moves, start_round
-from okey_rules.play.game_types import (
-    EventKind,
-    GameState,
-    Move,
-    MoveKind,
-    MoveResult,
-    Outcome,
-    Phase,
-)
+from okey_rules.play.game_types import GameState, MoveResult
+from okey_rules.play.round_types import EventKind, Move, MoveKind, Outcome, Phase
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FACES, TILE_COUNT, TILE_OF_CODE, Tile, parse_tile, parse_tiles
 
@@ -169,7 +162,7 @@ def assert_consistent(state: GameState) -> None:
         if not outcome.drawn:
             assert outcome.winner == state.turn
             assert outcome.hand == state.seats[outcome.winner].rack
-            assert outcome.kind is not None
+            assert outcome.win_kind is not None
             assert outcome.discard is not None
             assert outcome.okey_discard == (outcome.discard % FACES == state.okey.face)
 
@@ -195,7 +188,7 @@ def refused(state: GameState, move: Move, now_ms: int | None = None) -> MoveResu
 
 
 def discard(state: GameState, tile_code: int, now_ms: int | None = None) -> GameState:
-    return play(state, Move(MoveKind.DISCARD, state.turn, tile(tile_code)), now_ms)
+    return play(state, Move(MoveKind.DISCARD, state.turn, tile_code), now_ms)
 
 
 def draw(state: GameState, now_ms: int | None = None) -> GameState:
@@ -295,7 +288,7 @@ def choose(
     rack = state.seats[state.turn].rack
     # Half the time the tile just received goes straight back (allowed, §8.2).
     chosen = rack[-1] if rng.random() < 0.5 else rng.choice(rack)
-    return Move(MoveKind.DISCARD, state.turn, tile(chosen))
+    return Move(MoveKind.DISCARD, state.turn, chosen)
 
 
 def advance_clock(state: GameState, now_ms: int, rng: random.Random) -> int:

@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 from game101_support import after, arranged, lay_off, take
 from okey_rules.errors import InvalidInputError
-from okey_rules.play.game101_types import Move101, Move101Kind, Outcome101, Penalty, Phase101
+from okey_rules.play.round_types import Move, MoveKind, Outcome, Penalty, Phase, RoundEnd
 from okey_server.wire.convert_state import classic_state_from_token, state_from_token, state_token
 
 KEY = b"state 101 round trip test key.."
@@ -30,17 +30,18 @@ def test_a_mid_turn_101_state_round_trips():
 def test_the_tiles_taken_back_this_turn_round_trip():
     """docs/rules.md §10.5: only the last tile placed comes back free, so how many tiles
     the turn took back travels with the state from one ApplyMove to the next."""
-    state = arranged({1: "B4 B5 K12"}, phase=Phase101.PLAY, table=[(1, "B1 B2 B3")])
+    state = arranged({1: "B4 B5 K12"}, phase=Phase.DISCARD, table=[(1, "B1 B2 B3")])
     state = after(state, lay_off(state, "B4", 0))
-    state = after(state, Move101(Move101Kind.TAKE_BACK, 1))
+    state = after(state, Move(MoveKind.TAKE_BACK, 1))
     assert state.took_back == 1
     assert state_from_token(state_token(state, KEY), KEY, cached=False) == state
 
 
 def test_a_finished_101_state_round_trips():
     state = arranged({1: "B4"}, table=[(1, "B1 B2 B3")])
-    over = dataclasses.replace(state, phase=Phase101.ROUND_OVER,
-                               outcome=Outcome101("finished", 30, 1, True, True, discard=4))
+    over = dataclasses.replace(state, phase=Phase.ROUND_OVER,
+                               outcome=Outcome(RoundEnd.WON, 30, 1, okey_discard=True,
+                                               one_turn=True, discard=4))
     assert state_from_token(state_token(over, KEY), KEY, cached=False) == over
 
 

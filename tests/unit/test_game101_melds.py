@@ -27,15 +27,15 @@ from game101_support import (
     refused101,
 )
 from okey_rules.play.game101 import apply_move_101
-from okey_rules.play.game101_types import (
-    Event101Kind,
-    Illegal101,
-    Move101,
-    Move101Kind,
+from okey_rules.play.game101_types import State101
+from okey_rules.play.round_types import (
+    EventKind,
+    IllegalReason,
+    Move,
+    MoveKind,
     Opened,
     Penalty,
-    Phase101,
-    State101,
+    Phase,
 )
 from okey_rules.search.hand_types import MeldKind
 
@@ -46,14 +46,14 @@ KEEPER = "K12"
 
 def opening_seat(rack: str, indicator: str = "K13") -> State101:
     """Seat 1, not opened, just after its draw (22 tiles: `rack` and spare tiles)."""
-    return arranged({1: rack}, phase=Phase101.PLAY, indicator=indicator)
+    return arranged({1: rack}, phase=Phase.DISCARD, indicator=indicator)
 
 
 def opened_seat(rack: str, table: list[tuple[int, str]] | None = None) -> State101:
     """Seat 1 opened with melds earlier (its run B1 B2 B3 is meld 0), just after its draw;
     it holds `rack` and K12, a tile to keep (a laying move never empties the rack)."""
     melds = [(1, "B1 B2 B3"), *(table or [])]
-    return arranged({1: rack + " " + KEEPER}, phase=Phase101.PLAY, table=melds)
+    return arranged({1: rack + " " + KEEPER}, phase=Phase.DISCARD, table=melds)
 
 
 # --- openings ----------------------------------------------------------------------------------
@@ -66,14 +66,14 @@ def test_an_opening_of_exactly_101_points_opens():
     result = play101(state, open_melds(state, *RUNS_92, "B3 Y3 K3"))
     opened = result.state
     assert opened is not None
-    assert event_kinds(result) == [Event101Kind.OPENED]
+    assert event_kinds(result) == [EventKind.OPENED]
     assert penalties_in(result) == []
     assert opened.seats[1].opened is Opened.MELDS
     assert [m.owner for m in opened.table] == [1, 1, 1]
     assert [m.kind for m in opened.table] == [MeldKind.RUN, MeldKind.RUN, MeldKind.SET]
     assert sum(m.value for m in opened.table) == 101
     assert len(opened.seats[1].rack) == 22 - 11
-    assert (opened.turn, opened.phase) == (1, Phase101.PLAY)
+    assert (opened.turn, opened.phase) == (1, Phase.DISCARD)
 
 
 def test_an_opening_below_101_points_is_a_failed_opening_that_lays_nothing():
@@ -84,12 +84,12 @@ def test_an_opening_below_101_points_is_a_failed_opening_that_lays_nothing():
     failed = result.state
     assert failed is not None
     assert penalties_in(result) == [Penalty.FAILED_OPENING]
-    assert Event101Kind.OPENED not in event_kinds(result)
+    assert EventKind.OPENED not in event_kinds(result)
     assert failed.table == ()
     assert failed.seats[1].opened is None
     assert failed.seats[1].rack == state.seats[1].rack
     assert failed.seats[1].penalties == (Penalty.FAILED_OPENING,)
-    assert (failed.turn, failed.phase) == (1, Phase101.PLAY)
+    assert (failed.turn, failed.phase) == (1, Phase.DISCARD)
 
 
 def test_five_pairs_open():
@@ -99,7 +99,7 @@ def test_five_pairs_open():
     result = play101(state, open_melds(state, *pairs, pairs=True))
     opened = result.state
     assert opened is not None
-    assert event_kinds(result) == [Event101Kind.OPENED]
+    assert event_kinds(result) == [EventKind.OPENED]
     assert opened.seats[1].opened is Opened.PAIRS
     assert [m.kind for m in opened.table] == [MeldKind.PAIR] * 5
     assert len(opened.seats[1].rack) == 22 - 10
@@ -120,7 +120,7 @@ def test_a_pair_is_two_identical_tiles():
     """§10.2: two tiles of one number in different colours are no pair."""
     state = opening_seat("R1 R1 Y2 Y2 B3 B3 K4 K4 R6 Y6")
     move = open_melds(state, "R1 R1", "Y2 Y2", "B3 B3", "K4 K4", "R6 Y6", pairs=True)
-    assert refused101(state, move).reason is Illegal101.INVALID_MELD
+    assert refused101(state, move).reason is IllegalReason.INVALID_MELD
 
 
 def test_an_okey_completes_a_pair():
@@ -139,7 +139,7 @@ def test_the_two_okeys_pair_together_only_with_wild_pairs():
     move = open_melds(state, "R1 R1", "Y2 Y2", "B3 B3", "K4 K4", "K1 K1", pairs=True)
     assert after(state, move).seats[1].opened is Opened.PAIRS
     strict = dataclasses.replace(state, rules=state.rules.with_overrides(wild_pairs=False))
-    assert refused101(strict, move).reason is Illegal101.INVALID_MELD
+    assert refused101(strict, move).reason is IllegalReason.INVALID_MELD
 
 
 def test_an_opening_counts_the_face_an_okey_stands_for():
@@ -176,7 +176,7 @@ def test_an_opening_with_an_invalid_meld_is_refused():
     (not a failed opening) and charges nothing."""
     state = opening_seat(" ".join(RUNS_92) + " B3 Y3 K4")
     move = open_melds(state, *RUNS_92, "B3 Y3 K4")
-    assert refused101(state, move).reason is Illegal101.INVALID_MELD
+    assert refused101(state, move).reason is IllegalReason.INVALID_MELD
 
 
 # --- sets and runs -----------------------------------------------------------------------------
@@ -186,7 +186,7 @@ def test_an_opening_with_an_invalid_meld_is_refused():
 def test_a_set_never_repeats_a_colour(meld):
     """§10.2: a set shows one number in different colours."""
     state = opened_seat(meld)
-    assert refused101(state, lay_meld(state, meld)).reason is Illegal101.INVALID_MELD
+    assert refused101(state, lay_meld(state, meld)).reason is IllegalReason.INVALID_MELD
 
 
 @pytest.mark.parametrize(("meld", "valid"), [
@@ -226,13 +226,13 @@ def test_a_run_is_three_or_more_consecutive_numbers_of_one_colour(meld, valid):
 def test_12_13_1_is_not_a_run_in_101():
     """§10.2: a run never goes past 13, so the 1 is never played after the 13."""
     state = opened_seat("R12 R13 R1")
-    assert refused101(state, lay_meld(state, "R12 R13 R1")).reason is Illegal101.INVALID_MELD
+    assert refused101(state, lay_meld(state, "R12 R13 R1")).reason is IllegalReason.INVALID_MELD
 
 
 def test_13_1_2_is_not_a_run_in_101():
     """§10.2: nor does a run wrap round from 13 to 1."""
     state = opened_seat("R13 R1 R2")
-    assert refused101(state, lay_meld(state, "R13 R1 R2")).reason is Illegal101.INVALID_MELD
+    assert refused101(state, lay_meld(state, "R13 R1 R2")).reason is IllegalReason.INVALID_MELD
 
 
 def test_an_okey_after_12_13_stands_for_11():
@@ -270,7 +270,7 @@ def test_a_natural_tile_stands_only_for_itself():
     """§10.3: a face given for a natural tile must be its own."""
     state = opened_seat("R5 R6 R8")
     move = lay_meld(state, "R5 R6 R8=R7")
-    assert refused101(state, move).reason is Illegal101.INVALID_MELD
+    assert refused101(state, move).reason is IllegalReason.INVALID_MELD
 
 
 # --- after opening -----------------------------------------------------------------------------
@@ -282,7 +282,7 @@ def test_an_opened_seat_lays_new_melds():
     result = play101(state, lay_meld(state, "Y7 Y8 Y9", "R2 B2 K2"))
     laid = result.state
     assert laid is not None
-    assert event_kinds(result) == [Event101Kind.LAID_MELD]
+    assert event_kinds(result) == [EventKind.LAID_MELD]
     assert result.events[0].meld == 1  # the index of its first new meld
     assert [m.owner for m in laid.table] == [1, 1, 1]
     assert penalties_in(result) == []
@@ -294,7 +294,7 @@ def test_an_opened_seat_lays_off_onto_anyones_set_or_run():
     result = play101(state, lay_off(state, "R8", 1))
     laid = result.state
     assert laid is not None
-    assert event_kinds(result) == [Event101Kind.LAID_OFF]
+    assert event_kinds(result) == [EventKind.LAID_OFF]
     assert result.events[0].meld == 1
     assert faces_of(laid.table[1]) == [face_of(n) for n in ("R5", "R6", "R7", "R8")]
     assert laid.table[1].owner == 2  # the meld stays its layer's
@@ -315,7 +315,7 @@ def test_a_table_okey_keeps_its_face_when_laid_off_onto():
     """§10.3: what a table okey stands for is fixed once laid: R5 K1(as R6) R7 takes R8
     or R4, never the real R6, and the okey still stands for R6 after a lay-off."""
     state = opened_seat("R6 R8", table=[(2, "R5 K1=R6 R7")])
-    assert refused101(state, lay_off(state, "R6", 1)).reason is Illegal101.CANNOT_LAY_OFF
+    assert refused101(state, lay_off(state, "R6", 1)).reason is IllegalReason.CANNOT_LAY_OFF
     grown = after(state, lay_off(state, "R8", 1)).table[1]
     assert faces_of(grown) == [face_of(n) for n in ("R5", "R6", "R7", "R8")]
     okey = next(t for t in grown.tiles if t.code % 53 == face_of("K1"))
@@ -326,28 +326,28 @@ def test_a_set_takes_only_a_missing_colour_as_a_lay_off():
     """§10.3: R5 Y5 B5 takes K5 (a fourth colour) and nothing else; four is full, even
     for an okey."""
     state = opened_seat("K5 R5 Y6 K1", table=[(2, "R5 Y5 B5")])
-    assert refused101(state, lay_off(state, "R5", 1)).reason is Illegal101.CANNOT_LAY_OFF
-    assert refused101(state, lay_off(state, "Y6", 1)).reason is Illegal101.CANNOT_LAY_OFF
+    assert refused101(state, lay_off(state, "R5", 1)).reason is IllegalReason.CANNOT_LAY_OFF
+    assert refused101(state, lay_off(state, "Y6", 1)).reason is IllegalReason.CANNOT_LAY_OFF
     full = after(state, lay_off(state, "K5", 1))
     assert len(full.table[1].tiles) == 4
-    assert refused101(full, lay_off(full, "K1", 1)).reason is Illegal101.CANNOT_LAY_OFF
+    assert refused101(full, lay_off(full, "K1", 1)).reason is IllegalReason.CANNOT_LAY_OFF
 
 
 def test_a_run_is_never_laid_off_onto_past_13():
     """§10.2-§10.3: R11 R12 R13 takes R10, never R1."""
     state = opened_seat("R1 R10", table=[(2, "R11 R12 R13")])
-    assert refused101(state, lay_off(state, "R1", 1)).reason is Illegal101.CANNOT_LAY_OFF
+    assert refused101(state, lay_off(state, "R1", 1)).reason is IllegalReason.CANNOT_LAY_OFF
     assert after(state, lay_off(state, "R10", 1)).table[1].value == 46
 
 
 def test_a_pairs_opener_lays_only_pairs():
     """§10.3: a seat that opened with pairs lays further pairs, never sets or runs."""
-    state = arranged({1: "Y5 Y5 B7 B8 B9 K12"}, phase=Phase101.PLAY,
+    state = arranged({1: "Y5 Y5 B7 B8 B9 K12"}, phase=Phase.DISCARD,
                      table=[(1, "R1 R1"), (1, "Y2 Y2"), (1, "B3 B3"), (1, "K4 K4"),
                             (1, "R6 R6")])
     assert state.seats[1].opened is Opened.PAIRS
     result = refused101(state, lay_meld(state, "B7 B8 B9"))
-    assert result.reason is Illegal101.PAIRS_OPENER_LAYS_NO_MELDS
+    assert result.reason is IllegalReason.PAIRS_OPENER_LAYS_NO_MELDS
     laid = after(state, lay_meld(state, "Y5 Y5"))
     assert laid.table[-1].kind is MeldKind.PAIR
     assert laid.table[-1].owner == 1
@@ -355,36 +355,36 @@ def test_a_pairs_opener_lays_only_pairs():
 
 def test_a_pairs_opener_laying_a_run_beside_a_pair_lays_no_melds():
     """§10.3: the run is what a pairs-opener may not lay, whatever else the move lays."""
-    state = arranged({1: "Y5 Y5 B7 B8 B9 K12"}, phase=Phase101.PLAY,
+    state = arranged({1: "Y5 Y5 B7 B8 B9 K12"}, phase=Phase.DISCARD,
                      table=[(1, "R1 R1"), (1, "Y2 Y2"), (1, "B3 B3"), (1, "K4 K4"),
                             (1, "R6 R6")])
     result = refused101(state, lay_meld(state, "Y5 Y5", "B7 B8 B9"))
-    assert result.reason is Illegal101.PAIRS_OPENER_LAYS_NO_MELDS
+    assert result.reason is IllegalReason.PAIRS_OPENER_LAYS_NO_MELDS
 
 
 def test_a_pairs_opener_may_lay_off_onto_others_melds():
     """§10.3: a pairs-opener adds tiles to other seats' sets and runs; a pair takes none."""
-    state = arranged({1: "Y10 B4 K12"}, phase=Phase101.PLAY,
+    state = arranged({1: "Y10 B4 K12"}, phase=Phase.DISCARD,
                      table=[(1, "R1 R1"), (1, "Y2 Y2"), (1, "B3 B3"), (1, "K4 K4"),
                             (1, "R6 R6"), (2, "Y7 Y8 Y9")])
     grown = after(state, lay_off(state, "Y10", 5)).table[5]
     assert faces_of(grown)[-1] == face_of("Y10")
-    assert refused101(state, lay_off(state, "B4", 2)).reason is Illegal101.CANNOT_LAY_OFF
+    assert refused101(state, lay_off(state, "B4", 2)).reason is IllegalReason.CANNOT_LAY_OFF
 
 
 def test_a_melds_opener_lays_no_pairs():
     """§10.3: pairs are the pairs-opener's melds; a seat that opened with melds lays sets
     and runs only."""
     state = opened_seat("Y5 Y5")
-    assert refused101(state, lay_meld(state, "Y5 Y5")).reason is Illegal101.INVALID_MELD
+    assert refused101(state, lay_meld(state, "Y5 Y5")).reason is IllegalReason.INVALID_MELD
 
 
 def test_a_seat_not_opened_neither_lays_melds_nor_lays_off():
     """§10.3: laying melds or laying off waits for the opening."""
-    state = arranged({1: "Y7 Y8 Y9 R8"}, phase=Phase101.PLAY,
+    state = arranged({1: "Y7 Y8 Y9 R8"}, phase=Phase.DISCARD,
                      table=[(2, "R5 R6 R7")])
-    assert refused101(state, lay_meld(state, "Y7 Y8 Y9")).reason is Illegal101.NOT_OPENED
-    assert refused101(state, lay_off(state, "R8", 0)).reason is Illegal101.NOT_OPENED
+    assert refused101(state, lay_meld(state, "Y7 Y8 Y9")).reason is IllegalReason.NOT_OPENED
+    assert refused101(state, lay_off(state, "R8", 0)).reason is IllegalReason.NOT_OPENED
 
 
 def test_an_opening_may_mix_several_sets_and_runs_with_both_okeys():
@@ -392,7 +392,7 @@ def test_an_opening_may_mix_several_sets_and_runs_with_both_okeys():
     melds = ("R10 R11 R12 K1=R13", "Y10 Y11 K1=Y12 Y13", "B3 Y3 K3")
     rack = "R10 R11 R12 K1 Y10 Y11 K1 Y13 B3 Y3 K3"
     state = opening_seat(rack)
-    opened = after(state, Move101(Move101Kind.OPEN, 1, melds=groups(state, 1, *melds)))
+    opened = after(state, Move(MoveKind.OPEN, 1, melds=groups(state, 1, *melds)))
     assert sum(m.value for m in opened.table) == 101
     assert opened.seats[1].opened is Opened.MELDS
 

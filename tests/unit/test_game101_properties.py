@@ -32,17 +32,8 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from okey_rules.dealing.deal import deal
 from okey_rules.play.game101 import apply_move_101, start_round_101
-from okey_rules.play.game101_types import (
-    Event101Kind,
-    Move101,
-    Move101Kind,
-    Opened,
-    Penalty,
-    Phase101,
-    Result101,
-    State101,
-    TableMeld,
-)
+from okey_rules.play.game101_types import OKEY_101_MOVES, Result101, State101, TableMeld
+from okey_rules.play.round_types import EventKind, Move, MoveKind, Opened, Penalty, Phase
 from okey_rules.rulebook import plays_as
 from okey_rules.search.hand_types import MeldKind
 from okey_rules.tiles import FACES, NUMBERS, TILE_COUNT, TILE_OF_CODE, Tile
@@ -207,8 +198,8 @@ def keep_one(groups: list[Group], rack_size: int) -> list[Group]:
 # --- the player --------------------------------------------------------------------------------
 
 
-def as_move(kind: Move101Kind, seat: int, groups: list[Group], rng: random.Random,
-            okey: Tile, pairs: bool = False) -> Move101:
+def as_move(kind: MoveKind, seat: int, groups: list[Group], rng: random.Random,
+            okey: Tile, pairs: bool = False) -> Move:
     """Groups as a move; now and then an okey's face is left for the engine to choose."""
     melds = []
     for group in groups:
@@ -217,10 +208,10 @@ def as_move(kind: Move101Kind, seat: int, groups: list[Group], rng: random.Rando
             wild = natural_face(code, okey) is None
             entries.append((code, None if (not wild or rng.random() < 0.3) else face))
         melds.append(tuple(entries))
-    return Move101(kind, seat, melds=tuple(melds), pairs=pairs)
+    return Move(kind, seat, melds=tuple(melds), pairs=pairs)
 
 
-def opening_attempt(state: State101, rng: random.Random) -> Move101 | None:
+def opening_attempt(state: State101, rng: random.Random) -> Move | None:
     seat = state.turn
     rack = state.seats[seat].rack
     okey = state.okey
@@ -240,24 +231,24 @@ def opening_attempt(state: State101, rng: random.Random) -> Move101 | None:
         enough = (len(found) >= OPENING_PAIRS if pairs
                   else sum(map(group_value, found)) >= OPENING_POINTS)
         if enough or rng.random() < 0.1:  # sometimes a failed opening, on purpose
-            return as_move(Move101Kind.OPEN, seat, found, rng, okey, pairs)
+            return as_move(MoveKind.OPEN, seat, found, rng, okey, pairs)
     return None
 
 
-def next_move(state: State101, rng: random.Random, moves_this_turn: int) -> Move101:
+def next_move(state: State101, rng: random.Random, moves_this_turn: int) -> Move:
     seat = state.turn
     held = state.seats[seat]
     rack = held.rack
     okey = state.okey
-    if state.phase is Phase101.FIRST_DISCARD:
-        return Move101(Move101Kind.DISCARD, seat, rng.choice(rack))
-    if state.phase is Phase101.DRAW:
-        kind = Move101Kind.TAKE_DISCARD if rng.random() < 0.3 else Move101Kind.DRAW_FROM_WALL
-        return Move101(kind, seat)
+    if state.phase is Phase.FIRST_DISCARD:
+        return Move(MoveKind.DISCARD, seat, rng.choice(rack))
+    if state.phase is Phase.DRAW:
+        kind = MoveKind.TAKE_DISCARD if rng.random() < 0.3 else MoveKind.DRAW_FROM_WALL
+        return Move(kind, seat)
     pending = state.taken is not None and state.taken in rack
     if moves_this_turn < MOVES_PER_TURN:
         if state.laid and rng.random() < 0.08:
-            return Move101(Move101Kind.TAKE_BACK, seat)
+            return Move(MoveKind.TAKE_BACK, seat)
         if held.opened is None:
             attempt = opening_attempt(state, rng)
             if attempt is not None and rng.random() < 0.8:
@@ -269,17 +260,17 @@ def next_move(state: State101, rng: random.Random, moves_this_turn: int) -> Move
                 found = find_melds(rack, okey, runs_first=rng.random() < 0.5)
             found = keep_one(found, len(rack))
             if found and rng.random() < 0.7:
-                return as_move(Move101Kind.LAY_MELD, seat, found[:1], rng, okey)
+                return as_move(MoveKind.LAY_MELD, seat, found[:1], rng, okey)
             offs = [(code, index) for code in rack for index, meld in enumerate(state.table)
                     if fits(meld, code, okey)]
             if offs and len(rack) > 1 and rng.random() < 0.8:
                 code, index = rng.choice(offs)
-                return Move101(Move101Kind.LAY_OFF, seat, code, meld=index)
+                return Move(MoveKind.LAY_OFF, seat, code, meld=index)
     if pending:
         if state.laid:
-            return Move101(Move101Kind.TAKE_BACK, seat)
-        return Move101(Move101Kind.RETURN_DISCARD, seat)
-    return Move101(Move101Kind.DISCARD, seat, rack[-1] if rng.random() < 0.3 else rng.choice(rack))
+            return Move(MoveKind.TAKE_BACK, seat)
+        return Move(MoveKind.RETURN_DISCARD, seat)
+    return Move(MoveKind.DISCARD, seat, rack[-1] if rng.random() < 0.3 else rng.choice(rack))
 
 
 # --- checks ------------------------------------------------------------------------------------
@@ -297,27 +288,27 @@ class Ledger:
 
     def record(self, result: Result101) -> None:
         for ev in result.events:
-            n = len(ev.tiles)
-            if ev.kind is Event101Kind.DREW_FROM_WALL:
+            n = len(ev.tiles) + (ev.tile is not None)
+            if ev.kind is EventKind.DREW_FROM_WALL:
                 self.racks[ev.seat] += 1
                 self.wall -= 1
-            elif ev.kind is Event101Kind.TOOK_DISCARD:
+            elif ev.kind is EventKind.TOOK_DISCARD:
                 self.racks[ev.seat] += 1
                 self.piles[ev.from_seat] -= 1
-            elif ev.kind is Event101Kind.RETURNED_DISCARD:
+            elif ev.kind is EventKind.RETURNED_DISCARD:
                 self.racks[ev.seat] -= 1
                 self.piles[ev.from_seat] += 1
-            elif ev.kind in (Event101Kind.OPENED, Event101Kind.LAID_MELD,
-                             Event101Kind.LAID_OFF):
+            elif ev.kind in (EventKind.OPENED, EventKind.LAID_MELD,
+                             EventKind.LAID_OFF):
                 self.racks[ev.seat] -= n
                 self.table += n
-            elif ev.kind is Event101Kind.TOOK_BACK:
+            elif ev.kind is EventKind.TOOK_BACK:
                 self.racks[ev.seat] += n
                 self.table -= n
-            elif ev.kind is Event101Kind.DISCARDED:
+            elif ev.kind is EventKind.DISCARDED:
                 self.racks[ev.seat] -= 1
                 self.piles[ev.seat] += 1
-            elif ev.kind is Event101Kind.PENALTY:
+            elif ev.kind is EventKind.PENALTY:
                 assert ev.penalty is not None
                 self.penalties[ev.seat].append(ev.penalty)
 
@@ -357,7 +348,7 @@ def expected_end_penalties(state: State101, code: int) -> list[Penalty]:
     return found
 
 
-def check_move(before: State101, move: Move101, result: Result101,
+def check_move(before: State101, move: Move, result: Result101,
                snapshots: list[tuple[tuple[TableMeld, ...], tuple[int, ...], Opened | None]],
                taken_back: int = 0) -> None:
     """What this legal move must have done, by the rules (§10.2-§10.6); `taken_back`: the
@@ -370,32 +361,32 @@ def check_move(before: State101, move: Move101, result: Result101,
     kinds = [ev.kind for ev in result.events]
     assert state.wall in (before.wall, before.wall[1:])
     others = [s for s in range(4) if s != seat]
-    if move.kind is not Move101Kind.TAKE_DISCARD and move.kind is not (
-            Move101Kind.RETURN_DISCARD):
+    if move.kind is not MoveKind.TAKE_DISCARD and move.kind is not (
+            MoveKind.RETURN_DISCARD):
         for other in others:
             assert state.seats[other].discards == before.seats[other].discards
     for other in others:
         assert state.seats[other].rack == before.seats[other].rack
         assert state.seats[other].opened == before.seats[other].opened
-    if move.kind is Move101Kind.DISCARD:
+    if move.kind is MoveKind.DISCARD:
         assert move.tile is not None
         assert penalties_in(result) == (
             expected_discard_penalties(before, move.tile)
             + expected_end_penalties(before, move.tile)
         )
-        if state.phase is Phase101.ROUND_OVER:
+        if state.phase is Phase.ROUND_OVER:
             assert state.outcome is not None
-            if state.outcome.kind == "finished":
+            if state.outcome.won:
                 assert len(before.seats[seat].rack) == 1
             else:
-                assert state.outcome.kind == "exhausted"
+                assert state.outcome.drawn
                 assert before.wall == ()
         else:
-            assert (state.turn, state.phase) == ((seat + 1) % 4, Phase101.DRAW)
+            assert (state.turn, state.phase) == ((seat + 1) % 4, Phase.DRAW)
             assert state.turn_start == state.move_number
         return
     assert state.turn == seat
-    if move.kind is Move101Kind.OPEN:
+    if move.kind is MoveKind.OPEN:
         explicit = all(face is not None or natural_face(code, before.okey) is not None
                        for group in move.melds for code, face in group)
         # An okey left to the engine counts at least 1: `worth` is then a lower bound.
@@ -407,7 +398,7 @@ def check_move(before: State101, move: Move101, result: Result101,
         opened = state.seats[seat].opened is not None
         if opened:
             snapshots.append((before.table, before.seats[seat].rack, None))
-            assert kinds[0] is Event101Kind.OPENED
+            assert kinds[0] is EventKind.OPENED
             new = state.table[len(before.table):]
             assert len(new) == len(move.melds)
             assert all(meld.owner == seat for meld in new)
@@ -421,18 +412,18 @@ def check_move(before: State101, move: Move101, result: Result101,
             assert state.seats[seat].rack == before.seats[seat].rack
         if explicit or move.pairs or enough:
             assert opened == enough, (move, worth)
-    elif move.kind is Move101Kind.LAY_MELD:
+    elif move.kind is MoveKind.LAY_MELD:
         snapshots.append((before.table, before.seats[seat].rack, before.seats[seat].opened))
-        assert kinds == [Event101Kind.LAID_MELD]
+        assert kinds == [EventKind.LAID_MELD]
         assert state.table[: len(before.table)] == before.table
-    elif move.kind is Move101Kind.LAY_OFF:
+    elif move.kind is MoveKind.LAY_OFF:
         snapshots.append((before.table, before.seats[seat].rack, before.seats[seat].opened))
-        assert kinds == [Event101Kind.LAID_OFF]
+        assert kinds == [EventKind.LAID_OFF]
         grown, was = state.table[move.meld], before.table[move.meld]
         assert len(grown.tiles) == len(was.tiles) + 1
         # What the tiles already there stand for never changes.
         assert set(was.tiles) <= set(grown.tiles)
-    elif move.kind is Move101Kind.TAKE_BACK:
+    elif move.kind is MoveKind.TAKE_BACK:
         table, rack, opened_before = snapshots.pop()
         assert state.table == table
         assert sorted(state.seats[seat].rack) == sorted(rack)
@@ -441,33 +432,33 @@ def check_move(before: State101, move: Move101, result: Result101,
         returned = len(rack) - len(before.seats[seat].rack)
         several = taken_back <= 1 < taken_back + returned
         assert penalties_in(result) == ([Penalty.TOOK_BACK_SEVERAL] if several else [])
-    elif move.kind is Move101Kind.RETURN_DISCARD:
-        assert kinds == [Event101Kind.RETURNED_DISCARD, Event101Kind.DREW_FROM_WALL]
+    elif move.kind is MoveKind.RETURN_DISCARD:
+        assert kinds == [EventKind.RETURNED_DISCARD, EventKind.DREW_FROM_WALL]
         giver = before.previous(seat)
         assert state.seats[giver].discards[-1] == before.taken
         assert penalties_in(result) == []
     else:
-        assert move.kind in (Move101Kind.DRAW_FROM_WALL, Move101Kind.TAKE_DISCARD)
-        assert state.phase is Phase101.PLAY
+        assert move.kind in (MoveKind.DRAW_FROM_WALL, MoveKind.TAKE_DISCARD)
+        assert state.phase is Phase.DISCARD
         assert len(state.seats[seat].rack) == len(before.seats[seat].rack) + 1
 
 
 def fuzz(state: State101, rng: random.Random) -> None:
     """Any move at all: refused cleanly, or legal and leading to a coherent state."""
     seat = state.turn if rng.random() < 0.8 else rng.randrange(4)
-    kind = rng.choice(list(Move101Kind))
+    kind = rng.choice([k for k in MoveKind if k in OKEY_101_MOVES])  # the others: invalid input
     rack = state.seats[seat].rack
     code = rng.choice(rack) if rack and rng.random() < 0.8 else rng.randrange(TILE_COUNT)
     melds: tuple[tuple[tuple[int, int | None], ...], ...] = ()
-    if kind in (Move101Kind.OPEN, Move101Kind.LAY_MELD) and rack:
+    if kind in (MoveKind.OPEN, MoveKind.LAY_MELD) and rack:
         size = min(len(rack), rng.choice([2, 3, 3, 4]))
         melds = (tuple((c, None) for c in rng.sample(list(rack), size)),)
-    if kind in (Move101Kind.OPEN, Move101Kind.LAY_MELD) and not melds:
+    if kind in (MoveKind.OPEN, MoveKind.LAY_MELD) and not melds:
         return
     # A move naming a tile (or melds) its kind has no place for is invalid input, not a
     # move (check_move_101): the fuzz names only what the kind takes.
-    tile = code if kind in (Move101Kind.DISCARD, Move101Kind.LAY_OFF) else None
-    move = Move101(kind, seat, tile, melds=melds, pairs=rng.random() < 0.3,
+    tile = code if kind in (MoveKind.DISCARD, MoveKind.LAY_OFF) else None
+    move = Move(kind, seat, tile, melds=melds, pairs=rng.random() < 0.3,
                    meld=rng.randrange(len(state.table) + 1))
     result = apply_move_101(state, move)
     if result.legal:
@@ -557,12 +548,12 @@ def test_random_rounds_keep_every_tile_and_every_rule(opening, play_seed):
     open_at_turn_start = False
     played: set[str] = set()
     for _ in range(ROUND_BUDGET):
-        if state.phase is Phase101.ROUND_OVER:
+        if state.phase is Phase.ROUND_OVER:
             break
         assert_consistent_101(state)
         assert_sealed_round_trip(state)
         ledger.check(state)
-        if state.phase is Phase101.DRAW:
+        if state.phase is Phase.DRAW:
             assert state.wall, "a seat about to draw finds a bank tile"
             open_at_turn_start = state.seats[state.turn].opened is not None
         for _ in range(FUZZ_PER_STEP):
@@ -572,30 +563,30 @@ def test_random_rounds_keep_every_tile_and_every_rule(opening, play_seed):
         assert result.legal, (move, result.reason, result.message)
         check_move(state, move, result, snapshots, taken_back)
         taken_back += sum(len(ev.tiles) for ev in result.events
-                          if ev.kind is Event101Kind.TOOK_BACK)
+                          if ev.kind is EventKind.TOOK_BACK)
         ledger.record(result)
         label = move.kind.value + (" with pairs" if move.pairs else "")
         played.add(label + (" (penalty)" if penalties_in(result) else ""))
         assert result.state is not None
         outcome = result.state.outcome
-        if outcome is not None and outcome.kind == "finished":
+        if outcome is not None and outcome.won:
             # §10.6: a one-turn finish: opened this very turn, nobody else open.
             others_open = any(result.state.seats[s].opened is not None
                               for s in range(4) if s != state.turn)
             assert outcome.one_turn == (not open_at_turn_start and not others_open)
-        if result.state.turn != state.turn or result.state.phase is Phase101.DRAW:
+        if result.state.turn != state.turn or result.state.phase is Phase.DRAW:
             moves_this_turn = 0
             taken_back = 0
             snapshots.clear()
         else:
             moves_this_turn += 1
         state = result.state
-    assert state.phase is Phase101.ROUND_OVER, "the round did not end"
+    assert state.phase is Phase.ROUND_OVER, "the round did not end"
     assert_consistent_101(state)
     assert_sealed_round_trip(state)
     ledger.check(state)
     assert state.outcome is not None
-    event(f"round {state.outcome.kind}" + (" in one turn" if state.outcome.one_turn else ""))
+    event(f"round {state.outcome.end.value}" + (" in one turn" if state.outcome.one_turn else ""))
     event(f"seats opened: {sum(s.opened is not None for s in state.seats)}")
     for kind in sorted(played):
         event(f"played {kind}")

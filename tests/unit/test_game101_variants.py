@@ -18,16 +18,17 @@ from game101_support import (
 from okey_rules.dealing.deal import deal
 from okey_rules.dealing.deal_types import Deal
 from okey_rules.play.game101 import apply_move_101, start_round_101
-from okey_rules.play.game101_types import (
-    Event101Kind,
-    Illegal101,
-    Move101,
-    Move101Kind,
+from okey_rules.play.game101_types import State101
+from okey_rules.play.round_types import (
+    EventKind,
+    IllegalReason,
+    Move,
+    MoveKind,
     Opened,
-    Outcome101,
+    Outcome,
     Penalty,
-    Phase101,
-    State101,
+    Phase,
+    RoundEnd,
 )
 from okey_rules.ruleset import PRESETS, Ruleset
 from okey_rules.scores.scoring101 import score_round_101
@@ -59,14 +60,14 @@ def opened_at(points: int, state: State101) -> State101:
 
 
 def test_progressive_opening_off_101_opens_after_a_bigger_opening():
-    state = opened_at(120, arranged({1: " ".join(OPENING_104)}, phase=Phase101.PLAY))
+    state = opened_at(120, arranged({1: " ".join(OPENING_104)}, phase=Phase.DISCARD))
     assert after(state, open_melds(state, *OPENING_104)).seats[1].opened is Opened.MELDS
 
 
 def test_progressive_opening_on_a_later_opening_must_beat_the_best_so_far():
     """§10.8: 104 points after an opening of 120 is a failed opening (penalty, nothing laid);
     after an opening of 103 it opens."""
-    base = with_rules(arranged({1: " ".join(OPENING_104)}, phase=Phase101.PLAY),
+    base = with_rules(arranged({1: " ".join(OPENING_104)}, phase=Phase.DISCARD),
                       progressive_opening=True)
     failed = apply_move_101(opened_at(120, base), open_melds(base, *OPENING_104))
     assert failed.legal
@@ -80,7 +81,7 @@ def test_progressive_opening_on_a_later_opening_must_beat_the_best_so_far():
 
 def test_progressive_opening_on_pairs_need_one_pair_more_than_the_most_so_far():
     rack = "R1 R1 Y2 Y2 B3 B3 K4 K4 R6 R6"
-    base = with_rules(arranged({1: rack}, phase=Phase101.PLAY), progressive_opening=True)
+    base = with_rules(arranged({1: rack}, phase=Phase.DISCARD), progressive_opening=True)
     five = open_melds(base, "R1 R1", "Y2 Y2", "B3 B3", "K4 K4", "R6 R6", pairs=True)
     failed = after(dataclasses.replace(base, best_pairs=5), five)
     assert failed.seats[1].opened is None
@@ -89,11 +90,11 @@ def test_progressive_opening_on_pairs_need_one_pair_more_than_the_most_so_far():
 
 def test_progressive_opening_an_opening_taken_back_no_longer_sets_the_mark():
     """§10.8 with §10.5: an opening taken back is undone, and so is the mark it set."""
-    base = with_rules(arranged({1: " ".join(OPENING_104) + " K12"}, phase=Phase101.PLAY),
+    base = with_rules(arranged({1: " ".join(OPENING_104) + " K12"}, phase=Phase.DISCARD),
                       progressive_opening=True)
     opened = after(base, open_melds(base, *OPENING_104))
     assert opened.best_opening == 104
-    back = after(opened, Move101(Move101Kind.TAKE_BACK, 1))
+    back = after(opened, Move(MoveKind.TAKE_BACK, 1))
     assert back.seats[1].opened is None
     assert back.best_opening == 0
     assert after(back, open_melds(back, *OPENING_104)).seats[1].opened is Opened.MELDS
@@ -114,8 +115,8 @@ def exhausted(state: State101, penalties: tuple[Penalty, ...] = ()) -> State101:
     seats = list(state.seats)
     seats[2] = dataclasses.replace(seats[2], penalties=penalties)
     return dataclasses.replace(
-        state, seats=tuple(seats), phase=Phase101.ROUND_OVER,
-        outcome=Outcome101("exhausted", state.move_number),
+        state, seats=tuple(seats), phase=Phase.ROUND_OVER,
+        outcome=Outcome(RoundEnd.DRAWN, state.move_number),
     )
 
 
@@ -145,14 +146,14 @@ def test_riziko_on_a_false_joker_turned_up_doubles_every_cost():
 
 def retrieval_position(**options: object) -> State101:
     """Seat 1 has opened; meld 0 is R5 okey(R6) R7 (the okey is K1); seat 1 holds R6."""
-    state = arranged({1: "R6 K12"}, phase=Phase101.PLAY,
+    state = arranged({1: "R6 K12"}, phase=Phase.DISCARD,
                      table=[(1, "B1 B2 B3"), (2, "R5 K1=R6 R7")])
     return with_rules(state, **options)
 
 
 def test_okey_retrieval_off_the_tile_an_okey_stands_for_cannot_be_laid_off():
     state = retrieval_position()
-    assert refused101(state, lay_off(state, "R6", 1)).reason is Illegal101.CANNOT_LAY_OFF
+    assert refused101(state, lay_off(state, "R6", 1)).reason is IllegalReason.CANNOT_LAY_OFF
 
 
 def test_okey_retrieval_on_the_tile_takes_the_okeys_place_and_the_okey_comes_to_the_rack():
@@ -161,15 +162,15 @@ def test_okey_retrieval_on_the_tile_takes_the_okeys_place_and_the_okey_comes_to_
     assert result.legal
     assert result.state is not None
     kinds = [event.kind for event in result.events]
-    assert kinds == [Event101Kind.LAID_OFF, Event101Kind.RETRIEVED_OKEY]
+    assert kinds == [EventKind.LAID_OFF, EventKind.RETRIEVED_OKEY]
     meld = result.state.table[1]
     assert [laid.face for laid in meld.tiles] == [face_of(w) for w in ("R5", "R6", "R7")]
-    okey = result.events[1].tiles[0]
+    okey = result.events[1].tile
     assert okey in result.state.seats[1].rack
     assert held(state, 1, "R6")[0] not in result.state.seats[1].rack
     # A retrieval is final.
-    back = apply_move_101(result.state, Move101(Move101Kind.TAKE_BACK, 1))
-    assert back.reason is Illegal101.NOTHING_TO_TAKE_BACK
+    back = apply_move_101(result.state, Move(MoveKind.TAKE_BACK, 1))
+    assert back.reason is IllegalReason.NOTHING_TO_TAKE_BACK
 
 
 # --- lay-off cap --------------------------------------------------------------------------
@@ -177,7 +178,7 @@ def test_okey_retrieval_on_the_tile_takes_the_okeys_place_and_the_okey_comes_to_
 
 def cap_position(**options: object) -> State101:
     """Seat 1 has opened; meld 1 is R5 R6 R7; seat 1 holds R8 R9 R10 and R4 (and K12)."""
-    state = arranged({1: "R8 R9 R10 R4 K12"}, phase=Phase101.PLAY,
+    state = arranged({1: "R8 R9 R10 R4 K12"}, phase=Phase.DISCARD,
                      table=[(1, "B1 B2 B3"), (2, "R5 R6 R7")])
     return with_rules(state, **options)
 
@@ -202,7 +203,7 @@ def test_lay_off_cap_on_two_tiles_per_meld_end_per_turn():
     assert lay_three_high(state) == [True, True, False]
     state = after(state, lay_off(state, "R8", 1))
     state = after(state, lay_off(state, "R9", 1))
-    assert refused101(state, lay_off(state, "R10", 1)).reason is Illegal101.LAY_OFF_CAP_REACHED
+    assert refused101(state, lay_off(state, "R10", 1)).reason is IllegalReason.LAY_OFF_CAP_REACHED
     assert after(state, lay_off(state, "R4", 1)).table[1].tiles[0].face == face_of("R4")
 
 
@@ -211,13 +212,13 @@ def test_lay_off_cap_on_two_tiles_per_meld_end_per_turn():
 
 def finished_by_seat_0(**options: object) -> State101:
     """Seat 0 finished; seats 1-3 opened and hold tiles; seat 2 is seat 0's partner."""
-    state = arranged({1: "R3 R4", 2: "Y9 Y10", 3: "B2 B2"}, turn=0, phase=Phase101.PLAY,
+    state = arranged({1: "R3 R4", 2: "Y9 Y10", 3: "B2 B2"}, turn=0, phase=Phase.DISCARD,
                      table=[(1, "K5 K6 K7"), (2, "K8 K9 K10"), (3, "Y1 Y2 Y3")])
     seats = list(state.seats)
     seats[0] = dataclasses.replace(seats[0], rack=(), opened=Opened.MELDS)
     state = dataclasses.replace(
-        state, seats=tuple(seats), phase=Phase101.ROUND_OVER,
-        outcome=Outcome101("finished", state.move_number, finisher=0),
+        state, seats=tuple(seats), phase=Phase.ROUND_OVER,
+        outcome=Outcome(RoundEnd.WON, state.move_number, winner=0),
     )
     return with_rules(state, partnership=True, **options)
 

@@ -26,16 +26,15 @@ from google.protobuf.message import Message
 from okey.v1 import game_pb2, scoring_pb2, tile_pb2
 from okey_rules.play.game101 import apply_move_101, replay_101
 from okey_rules.play.game101_types import (
-    Event101Kind,
-    Illegal101,
-    Move101Kind,
-    Penalty,
-    Phase101,
+    OKEY_101_EVENTS,
+    OKEY_101_MOVES,
+    OKEY_101_REASONS,
     State101,
 )
+from okey_rules.play.round_types import Penalty, Phase
 from okey_rules.ruleset import Game
 from okey_server.services.deal_request import deal_for_request
-from okey_server.wire.convert_game101 import move_101_from_proto
+from okey_server.wire.convert_game import move_from_proto
 from vector_support import assert_derived
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,15 +86,8 @@ ONE_TILE = {
 }
 SEVERAL_TILES = {"EVENT_KIND_OPENED", "EVENT_KIND_LAID_MELD", "EVENT_KIND_TOOK_BACK"}
 ENDS = {"EVENT_KIND_ROUND_WON", "EVENT_KIND_ROUND_DRAWN", "EVENT_KIND_ROUND_VOID"}
-# Okey 101 event kinds as game.proto names them: a finish is ROUND_WON, an empty bank
-# ROUND_DRAWN.
-EVENT_NAMES = {
-    kind: {
-        Event101Kind.ROUND_FINISHED: "EVENT_KIND_ROUND_WON",
-        Event101Kind.ROUND_EXHAUSTED: "EVENT_KIND_ROUND_DRAWN",
-    }.get(kind, f"EVENT_KIND_{kind.name}")
-    for kind in Event101Kind
-}
+# Okey 101 event kinds as game.proto names them.
+EVENT_NAMES = {kind: f"EVENT_KIND_{kind.name}" for kind in OKEY_101_EVENTS}
 KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 # Any key will do for reading a log: the sealed token is not what is checked here.
 KEY = b"test key for reading vector logs"
@@ -132,7 +124,7 @@ def _replayed(replay: dict[str, Any]) -> State101:
     state = deal_for_request(request.deal, KEY).state
     assert isinstance(state, State101), "an Okey 101 deal"
     assert state.rules.game is Game.OKEY_101
-    log = [move_101_from_proto(e.move, f"moves[{i}].move") for i, e in enumerate(request.moves)]
+    log = [move_from_proto(e.move, f"moves[{i}].move") for i, e in enumerate(request.moves)]
     legal, final, applied, _, reason, message = replay_101(state, log)
     assert legal, f"move {applied}: {reason} ({message})"
     return final
@@ -220,7 +212,7 @@ def test_given_state_is_a_legal_log_from_a_seeded_101_deal(case: dict[str, Any])
     if case["name"].startswith("score101-"):
         # A ScoreRound answer needs a finished round; a refusal may be of an unfinished one.
         refused_unfinished = case["expect"].get("error", {}).get("field") == "round.state"
-        assert (state.phase is Phase101.ROUND_OVER) is not refused_unfinished
+        assert (state.phase is Phase.ROUND_OVER) is not refused_unfinished
 
 
 @pytest.mark.parametrize(
@@ -235,7 +227,7 @@ def test_replay_logs_are_okey_101_logs(case: dict[str, Any]) -> None:
     request = json_format.ParseDict(case["request"], game_pb2.ReplayRequest())
     state = deal_for_request(request.deal, KEY).state
     assert isinstance(state, State101)
-    log = [move_101_from_proto(e.move, f"moves[{i}].move") for i, e in enumerate(request.moves)]
+    log = [move_from_proto(e.move, f"moves[{i}].move") for i, e in enumerate(request.moves)]
     legal, _, applied, _, _, _ = replay_101(state, log)
     answer = case["expect"]["response"]
     assert (legal, applied) == (answer["legal"], answer["movesApplied"])
@@ -245,7 +237,7 @@ def test_every_reachable_illegal_reason_is_pinned_by_an_applymove_case() -> None
     """Every Okey 101 IllegalReason (docs/rules.md §10) has an ApplyMove case, except those
     legal play cannot reach, which none pins."""
     pinned = {r["reason"] for r in _responses("ApplyMove") if r["legal"] is False}
-    every = {reason.name for reason in Illegal101}
+    every = {reason.name for reason in OKEY_101_REASONS}
     assert every >= UNREACHABLE_REASONS
     assert pinned == {f"ILLEGAL_REASON_{name}" for name in every - UNREACHABLE_REASONS}
 
@@ -262,11 +254,11 @@ def test_unreachable_reasons_are_never_met_in_the_logged_rounds() -> None:
         state = deal_for_request(request.deal, KEY).state
         assert isinstance(state, State101)
         for i, entry in enumerate(request.moves):
-            if state.phase is Phase101.DRAW:
+            if state.phase is Phase.DRAW:
                 assert state.wall
                 assert state.seats[state.previous(state.turn)].discards
                 checked += 1
-            result = apply_move_101(state, move_101_from_proto(entry.move, f"moves[{i}]"))
+            result = apply_move_101(state, move_from_proto(entry.move, f"moves[{i}]"))
             if not result.legal or result.state is None:
                 break
             state = result.state
@@ -304,7 +296,7 @@ def test_okey_left_in_hand_is_an_event_of_the_discard_that_ends_the_round() -> N
 def test_every_101_move_kind_is_applied_legally_and_offered() -> None:
     """Each Okey 101 move kind is applied; LegalMoves offers every kind but the openings and
     new melds (too many groupings to list: game101.legal_moves_101)."""
-    every = {f"MOVE_KIND_{kind.name}" for kind in Move101Kind}
+    every = {f"MOVE_KIND_{kind.name}" for kind in OKEY_101_MOVES}
     applied = {
         c["request"]["move"]["kind"]
         for _, m, c in CASES

@@ -9,8 +9,8 @@ from __future__ import annotations
 import dataclasses
 
 from game101_support import arranged, start101
-from okey_rules.play.game101_types import Outcome101, Phase101, RoundEnd101
 from okey_rules.play.game101_view import player_view_101
+from okey_rules.play.round_types import Outcome, Phase, RoundEnd
 from okey_rules.scores.scoring101 import next_deal_101
 from okey_rules.scores.scoring_types import RoundScore, Table
 
@@ -35,7 +35,7 @@ def test_piles_are_whole_for_the_own_and_the_previous_seat_only():
 
 
 def test_table_melds_show_which_tiles_are_wild():
-    state = arranged({}, turn=0, phase=Phase101.DRAW, table=[(1, "K5 K6 K7")])
+    state = arranged({}, turn=0, phase=Phase.DRAW, table=[(1, "K5 K6 K7")])
     view = player_view_101(state, 0)
     (meld,) = view.table
     assert meld.owner == 1
@@ -52,9 +52,9 @@ def _scored(game_over: bool = False) -> RoundScore:
 
 def test_the_next_deal_passes_to_the_next_seat_but_a_void_round_is_dealt_again():
     state = start101(dealer=3)
-    finished = dataclasses.replace(state, outcome=Outcome101(RoundEnd101.FINISHED, 20),
+    finished = dataclasses.replace(state, outcome=Outcome(RoundEnd.WON, 20),
                                    round=2)
     assert next_deal_101(finished, _scored()) == (0, 3)
-    void = dataclasses.replace(finished, outcome=Outcome101(RoundEnd101.VOID, 20))
+    void = dataclasses.replace(finished, outcome=Outcome(RoundEnd.VOID, 20))
     assert next_deal_101(void, _scored()) == (3, 2)
     assert next_deal_101(finished, _scored(game_over=True)) is None

@@ -19,12 +19,11 @@ from game_support import (
     play,
     refused,
     start,
-    tile,
     to_last_wall_tile,
     without,
 )
 from okey_rules.play.game import apply_move, gosterme_window_open, legal_moves
-from okey_rules.play.game_types import EventKind, IllegalReason, Move, MoveKind, Phase
+from okey_rules.play.round_types import EventKind, IllegalReason, Move, MoveKind, Phase
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FACES
 
@@ -197,7 +196,7 @@ def test_gosterme_is_recorded_in_a_won_outcome():
     state = arrange(start(players=4, dealer=0), {1: hand}, indicator=code("B13"))
     twin = state.gosterme_tile()
     state = play(give(state, 3, twin), show(3))
-    over = play(state, Move(MoveKind.DECLARE_WIN, 1, tile(code("K2"))))
+    over = play(state, Move(MoveKind.DECLARE_WIN, 1, code("K2")))
     assert outcome_of(over).winner == 1
     assert outcome_of(over).gosterme == ((3, twin),)
 
@@ -236,7 +235,7 @@ def test_a_state_without_the_recorded_order_still_lists_every_claim():
     # apply_move directly: the test helpers check the order against the flags.
     drew = apply_move(state, Move(MoveKind.DRAW_FROM_WALL, state.turn)).state
     assert drew is not None
-    last = Move(MoveKind.DISCARD, drew.turn, tile(drew.seats[drew.turn].rack[-1]))
+    last = Move(MoveKind.DISCARD, drew.turn, drew.seats[drew.turn].rack[-1])
     over = apply_move(drew, last).state
     assert over is not None
     assert outcome_of(over).gosterme == ((0, twin), (1, twin))

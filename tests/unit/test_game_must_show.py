@@ -5,9 +5,9 @@ show it, unless the win holds an okey and the seat plays on for the double."""
 from __future__ import annotations
 
 import pytest
-from game_support import NOW, arrange, code, codes, draw, give, play, refused, start, tile
+from game_support import NOW, arrange, code, codes, draw, give, play, refused, start
 from okey_rules.play.game import apply_move, legal_moves
-from okey_rules.play.game_types import EventKind, IllegalReason, Move, MoveKind
+from okey_rules.play.round_types import EventKind, IllegalReason, Move, MoveKind
 from okey_rules.ruleset import PRESETS, Game, Ruleset
 
 # Indicator B13: the okey is B1. R1-R4, Y5-Y7, K9-K12 and R8 Y8 B8 win.
@@ -26,7 +26,7 @@ def opening(rack: str, rules: Ruleset = UNTIMED):
 
 
 def discards(state) -> set[int]:
-    return {m.tile.code for m in legal_moves(state, 1) if m.kind is MoveKind.DISCARD}
+    return {m.tile for m in legal_moves(state, 1) if m.kind is MoveKind.DISCARD}
 
 
 @pytest.mark.parametrize(
@@ -53,7 +53,7 @@ def test_a_winning_hand_without_an_okey_offers_only_declarations():
     state = opening(WINNING_14 + " K2")
     assert discards(state) == set()
     assert {m.kind for m in legal_moves(state, 1)} == {MoveKind.DECLARE_WIN}
-    result = apply_move(state, Move(MoveKind.DISCARD, 1, tile(code("K2"))))
+    result = apply_move(state, Move(MoveKind.DISCARD, 1, code("K2")))
     assert result.reason is IllegalReason.MUST_SHOW_WIN
     assert "declare the win" in result.message
 
@@ -63,7 +63,7 @@ def test_a_winning_hand_holding_an_okey_may_play_on():
     it hidden and play on, hoping to finish by discarding an okey (the double)."""
     state = opening(WITH_OKEY_14 + " K2")
     assert code("K2") in discards(state)
-    after = play(state, Move(MoveKind.DISCARD, 1, tile(code("K2"))))
+    after = play(state, Move(MoveKind.DISCARD, 1, code("K2")))
     assert after.outcome is None
 
 
@@ -77,7 +77,7 @@ def test_a_spare_okey_may_play_on_too():
 def test_with_the_option_off_a_ready_hand_may_play_on():
     """§8.4: the French, okey.gg and Italian texts oblige nobody to show."""
     state = opening(WINNING_14 + " K2", Ruleset(move_timer_seconds=0, must_show_win=False))
-    after = play(state, Move(MoveKind.DISCARD, 1, tile(code("K2"))))
+    after = play(state, Move(MoveKind.DISCARD, 1, code("K2")))
     assert after.outcome is None
 
 
@@ -97,7 +97,7 @@ def test_a_timed_out_seat_holding_a_win_it_must_show_declares_it():
     hand = codes(WINNING_14)
     state = give(state, 2, *hand[:-1])
     state = arrange(state, {2: state.seats[2].rack}, wall_front=[hand[-1]])
-    state = play(state, Move(MoveKind.DISCARD, 1, tile(state.seats[1].rack[0])), NOW)
+    state = play(state, Move(MoveKind.DISCARD, 1, state.seats[1].rack[0]), NOW)
     assert state.turn == 2
     late = state.deadline_ms
     result = apply_move(state, Move(MoveKind.TIMEOUT, 2), late)
@@ -115,9 +115,9 @@ def test_drawing_into_a_win_leaves_only_declarations():
     hand = codes(WINNING_14)
     state = give(state, 2, *hand[:-1])
     state = arrange(state, {2: state.seats[2].rack}, wall_front=[hand[-1]])
-    state = play(state, Move(MoveKind.DISCARD, 1, tile(state.seats[1].rack[0])))
+    state = play(state, Move(MoveKind.DISCARD, 1, state.seats[1].rack[0]))
     state = draw(state)
     spare = next(c for c in state.seats[2].rack if c not in hand)
-    assert refused(state, Move(MoveKind.DISCARD, 2, tile(spare))).reason is (
+    assert refused(state, Move(MoveKind.DISCARD, 2, spare)).reason is (
         IllegalReason.MUST_SHOW_WIN
     )

@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from game_support import NOW, play, random_round, start, tile
+from game_support import NOW, play, random_round, start
 from okey_rules.errors import InvalidInputError
 from okey_rules.play.game import apply_move, replay
-from okey_rules.play.game_types import Event, IllegalReason, Move, MoveKind
+from okey_rules.play.round_types import Event, IllegalReason, Move, MoveKind
 from okey_rules.ruleset import Ruleset
 
 TIMED = Ruleset(move_timer_seconds=15, gosterme_in_first_turn=True)
@@ -39,10 +39,10 @@ def test_replay_stops_at_the_first_illegal_move():
     gives the state and events after the moves before it."""
     opening = start(players=4, dealer=0)
     first = opening.seats[1].rack[0]
-    after_one = play(opening, Move(MoveKind.DISCARD, 1, tile(first)))
+    after_one = play(opening, Move(MoveKind.DISCARD, 1, first))
     log = [
-        (Move(MoveKind.DISCARD, 1, tile(first)), None),
-        (Move(MoveKind.DISCARD, 2, tile(after_one.seats[2].rack[0])), None),  # must draw first
+        (Move(MoveKind.DISCARD, 1, first), None),
+        (Move(MoveKind.DISCARD, 2, after_one.seats[2].rack[0]), None),  # must draw first
         (Move(MoveKind.DRAW_FROM_WALL, 2), None),
     ]
     result = replay(opening, log)
@@ -75,7 +75,7 @@ def test_an_empty_log_replays_to_the_start():
 def test_replay_judges_each_move_at_its_own_clock():
     """§8.6: the same moves are legal or timed out depending on the clock logged with them."""
     opening = start(rules=TIMED, now_ms=NOW)
-    move = Move(MoveKind.DISCARD, 1, tile(opening.seats[1].rack[0]))
+    move = Move(MoveKind.DISCARD, 1, opening.seats[1].rack[0])
     assert replay(opening, [(move, NOW + 1)]).legal
     late = replay(opening, [(move, opening.deadline_ms)])
     assert late.reason is IllegalReason.TURN_TIMED_OUT
@@ -84,7 +84,7 @@ def test_replay_judges_each_move_at_its_own_clock():
 def test_a_malformed_move_in_a_log_is_invalid_input_naming_its_index():
     """§8: a move no rule can judge is invalid input, and the field names its place in the log."""
     opening = start()
-    first = Move(MoveKind.DISCARD, 1, tile(opening.seats[1].rack[0]))
+    first = Move(MoveKind.DISCARD, 1, opening.seats[1].rack[0])
     with pytest.raises(InvalidInputError) as raised:
         replay(opening, [(first, None), (Move(MoveKind.DRAW_FROM_WALL, 7), None)])
     assert raised.value.field == "moves[1].move.seat"

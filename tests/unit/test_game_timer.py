@@ -21,15 +21,8 @@ from game_support import (
 )
 from okey_rules.errors import InvalidInputError
 from okey_rules.play.game import apply_move, auto_discard, legal_moves
-from okey_rules.play.game_types import (
-    EventKind,
-    GameState,
-    IllegalReason,
-    Move,
-    MoveKind,
-    MoveResult,
-    Phase,
-)
+from okey_rules.play.game_types import GameState, MoveResult
+from okey_rules.play.round_types import EventKind, IllegalReason, Move, MoveKind, Phase
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FACES
 

@@ -21,7 +21,7 @@ import pytest
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from okey.v1 import game_pb2, tile_pb2
-from okey_rules.play.game_types import EventKind, IllegalReason, MoveKind
+from okey_rules.play.game_types import CLASSIC_EVENTS, CLASSIC_MOVES, CLASSIC_REASONS
 from vector_support import (
     CONFORMANCE,
     answered,
@@ -151,12 +151,12 @@ def test_given_state_is_a_legal_log_from_a_seeded_deal(file: str, case: dict[str
 def test_every_illegal_reason_is_pinned_by_an_applymove_case() -> None:
     pinned = {r["reason"] for r in _responses("ApplyMove") if r["legal"] is False}
     # Classic rounds' reasons: game_*.json plays classic Okey (Okey 101 has its own files).
-    every = {f"ILLEGAL_REASON_{reason.name}" for reason in IllegalReason}
+    every = {f"ILLEGAL_REASON_{reason.name}" for reason in CLASSIC_REASONS}
     assert pinned == every
 
 
 def test_every_move_kind_is_applied_legally_and_offered() -> None:
-    every = {f"MOVE_KIND_{kind.name}" for kind in MoveKind}
+    every = {f"MOVE_KIND_{kind.name}" for kind in CLASSIC_MOVES}
     applied = {
         c["request"]["move"]["kind"]
         for _, m, c in CASES
@@ -169,7 +169,7 @@ def test_every_move_kind_is_applied_legally_and_offered() -> None:
 
 def test_every_event_kind_is_expected_with_its_tile_rule() -> None:
     events = _events()
-    assert {e["kind"] for e in events} == {f"EVENT_KIND_{kind.name}" for kind in EventKind}
+    assert {e["kind"] for e in events} == {f"EVENT_KIND_{kind.name}" for kind in CLASSIC_EVENTS}
     for event in events:
         # game.proto Event: a wall draw is private; the tile is there when one is involved.
         assert event["private"] is (event["kind"] == "EVENT_KIND_DREW_FROM_WALL")

@@ -17,14 +17,15 @@ from game_support import (
     play,
     random_round,
     start,
-    tile,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from okey.v1 import game_pb2, state_pb2
 from okey_rules.errors import InvalidInputError
-from okey_rules.play.game_types import GameState, Move, MoveKind, Phase
-from okey_rules.play.game_view import PlayerView, player_view, sees_whole_pile
+from okey_rules.play.game_types import GameState
+from okey_rules.play.game_view import player_view
+from okey_rules.play.round_types import Move, MoveKind, Phase
+from okey_rules.play.view_types import PlayerView, sees_whole_pile
 from okey_rules.ruleset import Ruleset
 from okey_server.wire.convert_game import view_to_proto
 
@@ -36,8 +37,10 @@ from okey_server.wire.convert_game import view_to_proto
 VIEW_FIELDS = {
     "seat", "rules", "player_count", "dealer", "indicator", "rack", "seats", "wall_size",
     "turn", "phase", "move_number", "deadline_ms", "outcome", "deal_id", "round",
+    "table", "taken_discard",  # Okey 101's parts of the one view: empty in classic
 }  # fmt: skip
-SEAT_VIEW_FIELDS = {"seat", "rack_size", "discard_count", "discards", "whole_pile", "gosterme"}
+SEAT_VIEW_FIELDS = {"seat", "rack_size", "discard_count", "discards", "whole_pile", "gosterme",
+                    "opened", "penalties"}  # the last two: Okey 101's, empty in classic
 
 
 def hidden_from(state: GameState, viewer: int) -> list[int]:
@@ -78,6 +81,7 @@ def assert_view_of(state: GameState, seat: int, view: PlayerView) -> None:
     assert (view.indicator, view.dealer, view.player_count) == (
         state.indicator, state.dealer, state.player_count
     )
+    assert (view.table, view.taken_discard) == ((), None)  # classic lays nothing down
     assert len(view.seats) == state.player_count
     for owner, (seen, held) in enumerate(zip(view.seats, state.seats, strict=True)):
         assert {f.name for f in dataclasses.fields(seen)} == SEAT_VIEW_FIELDS
@@ -88,6 +92,7 @@ def assert_view_of(state: GameState, seat: int, view: PlayerView) -> None:
         assert seen.whole_pile == whole
         assert seen.discards == (held.discards if whole else held.discards[-1:])
         assert seen.gosterme == held.gosterme
+        assert (seen.opened, seen.penalties) == (None, ())
 
 
 @settings(max_examples=25, deadline=None)
@@ -135,7 +140,7 @@ def test_a_won_round_shows_the_winners_hand_to_everyone():
     """§8.4, §8.7: the winner shows its 14 tiles: every seat's view carries the outcome."""
     hand = codes("R1 R2 R3 R4 Y5 Y6 Y7 K9 K10 K11 K12 R8 Y8 B8 K2")
     state = arrange(start(players=3, dealer=0), {1: hand}, indicator=code("B13"))
-    over = play(state, Move(MoveKind.DECLARE_WIN, 1, tile(code("K2"))))
+    over = play(state, Move(MoveKind.DECLARE_WIN, 1, code("K2")))
     for seat in range(3):
         outcome = player_view(over, seat).outcome
         assert outcome is not None
@@ -190,7 +195,7 @@ def test_a_view_names_its_deal_by_kind_and_public_name(deal_ref, kind, commitmen
     position neither; every seat sees the same."""
     state = dataclasses.replace(start(players=3), deal_id=deal_ref)
     for seat in range(3):
-        answer = view_to_proto(player_view(state, seat), state)
+        answer = view_to_proto(player_view(state, seat))
         assert (answer.deal_kind, answer.commitment, answer.seeded_deal_id) == (
             kind, commitment, seeded_id
         )

@@ -15,19 +15,10 @@ from game_support import (
     play,
     refused,
     start,
-    tile,
 )
 from okey_rules.play.game import apply_move, legal_moves
-from okey_rules.play.game_types import (
-    EventKind,
-    GameState,
-    IllegalReason,
-    Move,
-    MoveKind,
-    MoveResult,
-    Outcome,
-    Phase,
-)
+from okey_rules.play.game_types import GameState, MoveResult
+from okey_rules.play.round_types import EventKind, IllegalReason, Move, MoveKind, Outcome, Phase
 from okey_rules.search.hand_types import WinKind
 
 # Indicator B13: the okey is B1. Two melds of four and two of three.
@@ -44,7 +35,7 @@ def opening(rack: str, indicator: int, players: int = 4) -> GameState:
 
 
 def declare(state: GameState, tile_code: int) -> MoveResult:
-    result = apply_move(state, Move(MoveKind.DECLARE_WIN, state.turn, tile(tile_code)))
+    result = apply_move(state, Move(MoveKind.DECLARE_WIN, state.turn, tile_code))
     assert result.legal, result.message
     assert result.state is not None
     return result
@@ -59,7 +50,7 @@ def declared(state: GameState, tile_code: int) -> Outcome:
 
 def win_tiles(state: GameState) -> list[int]:
     return [
-        m.tile.code for m in legal_moves(state, state.turn)
+        m.tile for m in legal_moves(state, state.turn)
         if m.kind is MoveKind.DECLARE_WIN and m.tile is not None
     ]
 
@@ -75,7 +66,7 @@ def test_winning_with_melds_in_the_first_discard():
     assert over is not None
     outcome = outcome_of(over)
     assert over.phase is Phase.ROUND_OVER
-    assert (outcome.drawn, outcome.winner, outcome.kind) == (False, 1, WinKind.MELDS)
+    assert (outcome.drawn, outcome.winner, outcome.win_kind) == (False, 1, WinKind.MELDS)
     assert outcome.discard == code("K2")
     assert not outcome.okey_discard
     assert outcome.hand == tuple(codes(MELDS_14))
@@ -93,7 +84,7 @@ def test_winning_with_seven_pairs():
     state = opening(PAIRS_14 + " K2", PAIRS_INDICATOR)
     assert win_tiles(state) == [code("K2")]
     outcome = declared(state, code("K2"))
-    assert outcome.kind is WinKind.SEVEN_PAIRS
+    assert outcome.win_kind is WinKind.SEVEN_PAIRS
     assert not outcome.okey_discard
 
 
@@ -106,7 +97,7 @@ def test_finishing_with_an_okey_discard_is_flagged():
     outcome = declared(state, okey)
     assert outcome.okey_discard
     assert outcome.discard == okey
-    assert outcome.kind is WinKind.MELDS
+    assert outcome.win_kind is WinKind.MELDS
     plain = declared(state, code("R1"))
     assert not plain.okey_discard
 
@@ -115,7 +106,7 @@ def test_seven_pairs_finished_with_an_okey_discard():
     """§8.4: the okey-discard flag and the win kind are independent."""
     state = opening(PAIRS_14 + " K5", PAIRS_INDICATOR)
     outcome = declared(state, code("K5"))
-    assert (outcome.kind, outcome.okey_discard) == (WinKind.SEVEN_PAIRS, True)
+    assert (outcome.win_kind, outcome.okey_discard) == (WinKind.SEVEN_PAIRS, True)
 
 
 def test_a_false_joker_discard_is_not_an_okey_discard():
@@ -131,7 +122,7 @@ def test_a_non_winning_declaration_is_refused():
     the state is unchanged (the seat may still discard normally)."""
     state = opening(MELDS_14.replace("B8", "B10") + " K2", MELDS_INDICATOR)
     assert win_tiles(state) == []
-    result = refused(state, Move(MoveKind.DECLARE_WIN, 1, tile(code("K2"))))
+    result = refused(state, Move(MoveKind.DECLARE_WIN, 1, code("K2")))
     assert result.reason is IllegalReason.HAND_DOES_NOT_WIN
     assert discard(state, code("K2")).turn == 2
 
@@ -149,7 +140,7 @@ def test_winning_after_drawing_the_missing_tile():
     state = play(state, Move(MoveKind.DRAW_FROM_WALL, 2))
     assert win_tiles(state) == [code("K2")]
     outcome = declared(state, code("K2"))
-    assert (outcome.winner, outcome.kind) == (2, WinKind.MELDS)
+    assert (outcome.winner, outcome.win_kind) == (2, WinKind.MELDS)
 
 
 def test_winning_with_the_taken_discard():
@@ -182,7 +173,7 @@ def test_declare_win_moves_are_exactly_the_winning_discards():
     listed = set(win_tiles(state))
     accepted = {
         c for c in state.seats[1].rack
-        if apply_move(state, Move(MoveKind.DECLARE_WIN, 1, tile(c))).legal
+        if apply_move(state, Move(MoveKind.DECLARE_WIN, 1, c)).legal
     }
     assert listed == accepted == {code("R1"), code("R6")}
 

@@ -19,9 +19,10 @@ from okey_cli.play_policy import (
 )
 from okey_rules.dealing.deal import deal
 from okey_rules.play.game import apply_move, legal_moves, start_round
-from okey_rules.play.game_types import Phase
 from okey_rules.play.game_view import player_view
+from okey_rules.play.round_types import Phase
 from okey_rules.ruleset import Ruleset
+from okey_rules.tiles import TILE_OF_CODE
 from okey_server.wire.convert_game import move_from_proto, move_to_proto, view_to_proto
 
 RED, YELLOW, BLUE, BLACK = (
@@ -262,7 +263,7 @@ def test_rounds_played_by_the_policy_alone_end_and_keep_its_promises(seed, playe
             break
         seat = state.turn
         legal = [move_to_proto(m) for m in legal_moves(state, seat)]
-        chosen = choose_move(view_to_proto(player_view(state, seat), state), legal)
+        chosen = choose_move(view_to_proto(player_view(state, seat)), legal)
         assert chosen is not None
         if chosen.kind == game_pb2.MOVE_KIND_TAKE_DISCARD:
             assert not state.wall
@@ -272,7 +273,7 @@ def test_rounds_played_by_the_policy_alone_end_and_keep_its_promises(seed, playe
         if chosen.kind == game_pb2.MOVE_KIND_DISCARD:
             assert not any(m.kind == game_pb2.MOVE_KIND_DECLARE_WIN for m in legal)
             assert played.tile is not None
-            assert played.tile.face != state.okey.face
+            assert TILE_OF_CODE[played.tile].face != state.okey.face
         result = apply_move(state, played)
         assert result.legal, result.message
         assert result.state is not None

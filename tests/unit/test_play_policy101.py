@@ -2,7 +2,7 @@
 
 The policy reads only its seat's PlayerView, its LegalMoves and BestOpening answers about
 its own rack. Here those answers come from the engine in-process, through the server's
-own converters (view_101_to_proto, legal_moves_101 + move_101_to_proto, and
+own converters (view_to_proto, legal_moves_101 + move_to_proto, and
 BestOpening's opening_answer), and every move the policy makes is applied by the engine,
 so a move the server would refuse fails the test. Positions come from game101_support
 (the default indicator K13 makes K1 the okey).
@@ -27,15 +27,9 @@ from okey_rules.play.game101 import (
     legal_moves_101,
     start_round_101,
 )
-from okey_rules.play.game101_types import (
-    Event101Kind,
-    Opened,
-    Penalty,
-    Phase101,
-    Result101,
-    State101,
-)
+from okey_rules.play.game101_types import Result101, State101
 from okey_rules.play.game101_view import player_view_101
+from okey_rules.play.round_types import EventKind, Opened, Penalty, Phase, RoundEnd
 from okey_rules.rulebook import is_wild
 from okey_rules.ruleset import Game, Ruleset
 from okey_rules.tiles import TILE_OF_CODE, format_tile
@@ -43,11 +37,7 @@ from okey_rules.tiles import parse_tile as rules_tile
 from okey_server.rpc.config import Config
 from okey_server.services.game_servicer import GameServicer
 from okey_server.services.hand_servicer import HandServicer
-from okey_server.wire.convert_game101 import (
-    move_101_from_proto,
-    move_101_to_proto,
-    view_101_to_proto,
-)
+from okey_server.wire.convert_game import move_from_proto, move_to_proto, view_to_proto
 from okey_server.wire.convert_opening import opening_answer, opening_inputs, openings
 from okey_server.wire.convert_state import state_token
 from okey_server.wire.round_status import round_status
@@ -72,11 +62,11 @@ def ask_for(view: game_pb2.PlayerViewResponse) -> policy.AskOpening:
 
 
 def view_of(state: State101, seat: int | None = None) -> game_pb2.PlayerViewResponse:
-    return view_101_to_proto(player_view_101(state, state.turn if seat is None else seat))
+    return view_to_proto(player_view_101(state, state.turn if seat is None else seat))
 
 
 def legal_of(state: State101, seat: int | None = None) -> list[game_pb2.Move]:
-    return [move_101_to_proto(m) for m in legal_moves_101(state, state.turn if seat is None
+    return [move_to_proto(m) for m in legal_moves_101(state, state.turn if seat is None
                                                             else seat)]
 
 
@@ -88,7 +78,7 @@ def choose(state: State101) -> game_pb2.Move:
 
 
 def applied(state: State101, move: game_pb2.Move) -> Result101:
-    result = apply_move_101(state, move_101_from_proto(move, "move"))
+    result = apply_move_101(state, move_from_proto(move, "move"))
     assert result.legal, (result.reason, result.message, move)
     assert result.state is not None
     assert_consistent_101(result.state)
@@ -103,7 +93,7 @@ def laid_names(move: game_pb2.Move) -> list[list[str]]:
     return [names(laid.tile for laid in meld.tiles) for meld in move.melds]
 
 
-def kinds(result: Result101) -> list[Event101Kind]:
+def kinds(result: Result101) -> list[EventKind]:
     return [event.kind for event in result.events]
 
 
@@ -143,7 +133,7 @@ OPENS_138 = "R10 R11 R12 R13 Y10 Y11 Y12 Y13 B10 B11 B12 B13"  # three runs, 46 
 
 def test_opens_with_best_openings_melds_when_they_reach_101():
     """Rule 3 (§10.2): the melds BestOpening answers, laid as one OPEN, open the seat."""
-    state = arranged({0: OPENS_138}, turn=0, phase=Phase101.PLAY)
+    state = arranged({0: OPENS_138}, turn=0, phase=Phase.DISCARD)
     view = view_of(state)
     answer = ask_for(view)(view.rack)
     assert answer.opens
@@ -153,7 +143,7 @@ def test_opens_with_best_openings_melds_when_they_reach_101():
     assert laid_names(move) == [names(p.tile for p in meld.tiles)
                                 for meld in answer.arrangement.melds]
     result = applied(state, move)
-    assert Event101Kind.OPENED in kinds(result)
+    assert EventKind.OPENED in kinds(result)
     assert not penalties(result)
     assert result.state is not None
     assert result.state.seats[0].opened is Opened.MELDS
@@ -164,7 +154,7 @@ def test_an_okey_stands_for_the_face_best_opening_gave_it():
     """Rule 3: each okey's stands_for is BestOpening's (left unsaid, the round engine may
     pick another face, docs/okey101.md)."""
     state = arranged({0: "R11 R12 K1 Y10 Y11 Y12 Y13 B10 B11 B12 B13"}, turn=0,
-                     phase=Phase101.PLAY)
+                     phase=Phase.DISCARD)
     move = choose(state)
     assert move.kind == game_pb2.MOVE_KIND_OPEN
     okeys = [laid for meld in move.melds for laid in meld.tiles
@@ -191,7 +181,7 @@ NO_OPENING = ("R1 R4 R7 R10 R13 Y2 Y5 Y8 Y11 B3 B6 B9 B12 B13 K2 K5 K8 K11 "
 def test_melds_short_of_101_open_with_five_pairs_instead():
     """Rule 3: pairs when the melds do not reach 101 and the pairs reach five; eleven pairs
     are every tile, so the last pair stays back (ten pairs open)."""
-    state = arranged({0: ELEVEN_PAIRS}, turn=0, phase=Phase101.PLAY)
+    state = arranged({0: ELEVEN_PAIRS}, turn=0, phase=Phase.DISCARD)
     view = view_of(state)
     answer = ask_for(view)(view.rack)
     assert not answer.opens
@@ -208,7 +198,7 @@ def test_melds_short_of_101_open_with_five_pairs_instead():
 
 
 def test_short_of_both_marks_the_seat_does_not_open_but_discards():
-    state = arranged({0: NO_OPENING}, turn=0, phase=Phase101.PLAY)
+    state = arranged({0: NO_OPENING}, turn=0, phase=Phase.DISCARD)
     view = view_of(state)
     answer = ask_for(view)(view.rack)
     assert not answer.opens
@@ -223,7 +213,7 @@ def test_an_opening_that_would_use_every_tile_leaves_one_out_and_finishes():
     run's end worth least (R1) stays, the opening still reaches 101, and the kept tile is
     the finishing discard, a one-turn finish (§10.6)."""
     rack = " ".join([*(f"R{n}" for n in range(1, 14)), *(f"Y{n}" for n in range(1, 10))])
-    state = arranged({0: rack}, turn=0, phase=Phase101.PLAY)
+    state = arranged({0: rack}, turn=0, phase=Phase.DISCARD)
     move = choose(state)
     assert move.kind == game_pb2.MOVE_KIND_OPEN
     result = applied(state, move)
@@ -235,7 +225,7 @@ def test_an_opening_that_would_use_every_tile_leaves_one_out_and_finishes():
     assert done.state is not None
     outcome = done.state.outcome
     assert outcome is not None
-    assert outcome.kind == "finished"
+    assert outcome.end is RoundEnd.WON
     assert outcome.one_turn
 
 
@@ -244,7 +234,7 @@ def rack_view(rack: str, opened: int = game_pb2.OPENED_UNSPECIFIED,
     """Seat 0's view of `state` (default: a position with an empty table) on its turn,
     after its draw, holding `rack` instead of what the position gave it."""
     if state is None:
-        state = arranged({}, turn=0, phase=Phase101.PLAY)
+        state = arranged({}, turn=0, phase=Phase.DISCARD)
     view = view_of(state, 0)
     del view.rack[:]
     view.rack.extend(tiles(rack))
@@ -293,7 +283,7 @@ def test_a_set_of_four_gives_up_a_tile_to_keep_one():
 
 def test_an_opened_seat_lays_off_a_natural_tile_legal_moves_offers():
     """Rule 4 (§10.3): a lay-off LegalMoves offers, one at a time."""
-    state = arranged({0: "R8 Y2 B6 K9"}, turn=0, phase=Phase101.PLAY,
+    state = arranged({0: "R8 Y2 B6 K9"}, turn=0, phase=Phase.DISCARD,
                      table=[(0, "R5 R6 R7"), (1, "K10 K11 K12")])
     move = choose(state)
     assert move.kind == game_pb2.MOVE_KIND_LAY_OFF
@@ -308,7 +298,7 @@ def test_an_opened_seat_lays_off_a_natural_tile_legal_moves_offers():
 def test_new_melds_are_laid_before_an_okey_is_laid_off():
     """Rules 5 and 6: the okey first helps a new meld (Y5 Y6 K1=Y7); only an okey still
     in the rack afterwards is laid off."""
-    state = arranged({0: "Y5 Y6 K1 B2 B9"}, turn=0, phase=Phase101.PLAY,
+    state = arranged({0: "Y5 Y6 K1 B2 B9"}, turn=0, phase=Phase.DISCARD,
                      table=[(0, "R5 R6 R7")])
     assert any(m.kind == game_pb2.MOVE_KIND_LAY_OFF for m in legal_of(state)), \
         "the okey could be laid off"
@@ -321,7 +311,7 @@ def test_new_melds_are_laid_before_an_okey_is_laid_off():
 
 
 def test_an_okey_left_over_is_laid_off_before_the_discard():
-    state = arranged({0: "K1 B2 B9"}, turn=0, phase=Phase101.PLAY, table=[(0, "R5 R6 R7")])
+    state = arranged({0: "K1 B2 B9"}, turn=0, phase=Phase.DISCARD, table=[(0, "R5 R6 R7")])
     move = choose(state)
     assert move.kind == game_pb2.MOVE_KIND_LAY_OFF
     assert names([move.tile]) == ["K1"]
@@ -329,7 +319,7 @@ def test_an_okey_left_over_is_laid_off_before_the_discard():
 
 def test_a_pairs_opener_lays_new_pairs_not_melds():
     """Rule 5 (§10.3): a seat that opened with pairs lays pairs."""
-    state = arranged({0: "R9 R9 Y4 Y5 Y6 B1"}, turn=0, phase=Phase101.PLAY,
+    state = arranged({0: "R9 R9 Y4 Y5 Y6 B1"}, turn=0, phase=Phase.DISCARD,
                      table=[(0, "R2 R2"), (0, "Y3 Y3"), (0, "B4 B4"), (0, "K5 K5"),
                             (0, "R6 R6")])
     move = choose(state)
@@ -340,7 +330,7 @@ def test_a_pairs_opener_lays_new_pairs_not_melds():
 
 def test_melds_that_would_empty_the_rack_keep_one_back():
     """Rule 5: the last tile is the discard (MUST_KEEP_A_TILE)."""
-    state = arranged({0: "Y5 Y6 Y7 B2 B3 B4"}, turn=0, phase=Phase101.PLAY,
+    state = arranged({0: "Y5 Y6 Y7 B2 B3 B4"}, turn=0, phase=Phase.DISCARD,
                      table=[(0, "R5 R6 R7")])
     move = choose(state)
     assert move.kind == game_pb2.MOVE_KIND_LAY_MELD
@@ -358,13 +348,13 @@ def discard_of(state: State101) -> str:
 
 
 def test_the_highest_value_tile_that_fits_nowhere_is_thrown():
-    state = arranged({0: "R2 Y9 B6 K12 R4"}, turn=0, phase=Phase101.PLAY,
+    state = arranged({0: "R2 Y9 B6 K12 R4"}, turn=0, phase=Phase.DISCARD,
                      table=[(0, "B1 B2 B3")])
     assert discard_of(state) == "K12"
 
 
 def test_an_okey_is_never_thrown_while_another_tile_can_go():
-    state = arranged({0: "K1 R2"}, turn=0, phase=Phase101.PLAY, table=[(0, "B1 B2 B3")])
+    state = arranged({0: "K1 R2"}, turn=0, phase=Phase.DISCARD, table=[(0, "B1 B2 B3")])
     # Laying the okey off would leave R2: rules 6 then 7 keep the okey out of the pile.
     move = choose(state)
     assert move.kind == game_pb2.MOVE_KIND_LAY_OFF
@@ -384,7 +374,7 @@ def discard_choice(view: game_pb2.PlayerViewResponse) -> str:
 def test_a_seat_not_opened_keeps_a_tile_that_fits_the_table():
     """Rule 7 (§10.5): a discard that could be laid off costs 101 even before opening; the
     view's table says K13 fits seat 1's K10 K11 K12, so the lower Y9 goes."""
-    state = arranged({}, turn=0, phase=Phase101.PLAY, table=[(1, "K10 K11 K12")])
+    state = arranged({}, turn=0, phase=Phase.DISCARD, table=[(1, "K10 K11 K12")])
     assert discard_choice(rack_view("K13 Y9", state=state)) == "Y9"
     assert could_lay_off(state, rules_tile("K13").face)
 
@@ -464,7 +454,7 @@ def bot_round(seed: str, rules: Ruleset = RULES_101, dealer: int = 0,
     results = []
     steps = 0
     for _ in range(MAX_MOVES):
-        if state.phase is Phase101.ROUND_OVER:
+        if state.phase is Phase.ROUND_OVER:
             return state, results
         if seen is not None:
             seen.append(state)
@@ -513,11 +503,11 @@ def test_bots_play_whole_rounds_without_a_refused_move_or_a_failed_opening(seed,
     final, results = bot_round(seed, rules, dealer=int(seed[-1]) % 4)
     assert final.outcome is not None
     events = [event for result in results for event in result.events]
-    assert not [e for e in events if e.kind in (Event101Kind.TOOK_DISCARD,
-                                                Event101Kind.TOOK_BACK)]
+    assert not [e for e in events if e.kind in (EventKind.TOOK_DISCARD,
+                                                EventKind.TOOK_BACK)]
     assert Penalty.FAILED_OPENING not in [e.penalty for e in events]
     assert Penalty.OKEY_DISCARDED not in [e.penalty for e in events]
-    assert any(e.kind is Event101Kind.OPENED for e in events), "someone opened"
+    assert any(e.kind is EventKind.OPENED for e in events), "someone opened"
 
 
 def test_the_policy_makes_no_move_when_none_is_offered():
@@ -585,7 +575,7 @@ def test_a_bot_turn_stops_when_its_opening_makes_the_round_void(capsys):
              "Y9", "Y10"]
     table_pairs = [(seat, f"{face} {face}") for seat in range(3)
                    for face in pairs[seat * 5:seat * 5 + 5]]
-    state = arranged({3: ELEVEN_PAIRS}, turn=3, phase=Phase101.PLAY, table=table_pairs)
+    state = arranged({3: ELEVEN_PAIRS}, turn=3, phase=Phase.DISCARD, table=table_pairs)
     table = cli_table(state)
     table.bot_turn(3)
     out = capsys.readouterr().out

@@ -13,7 +13,6 @@ from game_support import (
     draw,
     play,
     start,
-    tile,
     to_last_wall_tile,
     waiting_on_last_discard,
 )
@@ -21,8 +20,9 @@ from okey.v1 import game_pb2
 from okey_cli import play_render
 from okey_cli.render import Painter
 from okey_rules.play.game import apply_move, legal_moves
-from okey_rules.play.game_types import GameState, Move, MoveKind
+from okey_rules.play.game_types import GameState
 from okey_rules.play.game_view import player_view
+from okey_rules.play.round_types import Move, MoveKind
 from okey_server.wire.convert_game import fill_events, move_to_proto, view_to_proto
 
 PAINTER = Painter(colour=False)
@@ -48,7 +48,7 @@ def test_the_last_discard_ending_the_round_is_told_as_such():
     state = draw(to_last_wall_tile(start(players=4)))
     thrower = state.turn
     last = state.seats[thrower].rack[-1]
-    events = events_of(state, Move(MoveKind.DISCARD, thrower, tile(last)))
+    events = events_of(state, Move(MoveKind.DISCARD, thrower, last))
     seats = play_render.Seats.whole_table(human=thrower, players=4)
     lines = play_render.event_lines(events, seats, PAINTER)
     after = (thrower + 1) % 4
@@ -74,7 +74,7 @@ def test_waiting_on_the_last_discard_the_human_is_told_it_finishes():
     because it finishes the hand: the prompt and a notice say so."""
     state = waiting_on_last_discard(start(rules=PLAY_ON))
     waiter = state.turn
-    view = view_to_proto(player_view(state, waiter), state)
+    view = view_to_proto(player_view(state, waiter))
     seats = play_render.Seats.whole_table(human=waiter, players=4)
     head = play_render.table_lines(view, seats, PAINTER)[0]
     assert head.endswith(

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from game_support import arrange, code, codes, end_dry, give, outcome_of, play, start, tile
+from game_support import arrange, code, codes, end_dry, give, outcome_of, play, start
 from okey_rules.errors import InvalidInputError
-from okey_rules.play.game_types import GameState, Move, MoveKind
+from okey_rules.play.game_types import GameState
+from okey_rules.play.round_types import Move, MoveKind
 from okey_rules.ruleset import PRESETS, ColourDouble, Game, Ruleset, ScoringMode, preset
 from okey_rules.scores.scoring import (
     next_dealer,
@@ -458,7 +459,7 @@ def finished(rack15: str, indicator: str, finish: int, players: int = 4, dealer:
     if show is not None:
         state = give(state, show, state.gosterme_tile())
         state = play(state, Move(MoveKind.GOSTERME, show))
-    return play(state, Move(MoveKind.DECLARE_WIN, opener, tile(finish)))
+    return play(state, Move(MoveKind.DECLARE_WIN, opener, finish))
 
 
 def test_result_of_outcome_from_a_finished_state():

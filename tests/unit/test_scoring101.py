@@ -27,7 +27,8 @@ from game101_support import (
     with_rules,
 )
 from okey_rules.errors import InvalidInputError
-from okey_rules.play.game101_types import Penalty, Phase101, State101
+from okey_rules.play.game101_types import State101
+from okey_rules.play.round_types import Penalty, Phase, RoundEnd
 from okey_rules.ruleset import Ruleset
 from okey_rules.scores.scoring101 import check_table_101, score_round_101
 from okey_rules.scores.scoring_types import RoundScore, ScoreRule, Table
@@ -59,7 +60,7 @@ def _position(
     """Seat 1, opened earlier with B1 B2 B3, has drawn and holds Y7 Y8 Y9 and `last`; the
     other seats as `racks` and `table` say (a seat with melds on the table has opened and
     holds exactly its rack; any other seat holds 21 tiles)."""
-    return arranged({1: f"Y7 Y8 Y9 {last}", **(racks or {})}, phase=Phase101.PLAY,
+    return arranged({1: f"Y7 Y8 Y9 {last}", **(racks or {})}, phase=Phase.DISCARD,
                     table=[FINISHER_OPENED, *table], indicator=indicator)
 
 
@@ -163,7 +164,7 @@ def test_an_okey_discard_finish_doubles_everything():
 def _one_turn(last: str) -> State101:
     """Seat 1 has drawn its 22nd tile, opens with 21 (127 points) and discards `last`,
     nobody else having opened."""
-    state = arranged({1: f"{ALL_RED} {YELLOW_1_8} {last}"}, phase=Phase101.PLAY)
+    state = arranged({1: f"{ALL_RED} {YELLOW_1_8} {last}"}, phase=Phase.DISCARD)
     return finish(state, ALL_RED, YELLOW_1_8, last=last, opening=True)
 
 
@@ -191,7 +192,7 @@ def test_a_one_turn_finish_with_an_okey_discard_doubles_again():
 
 def _pairs_finish(racks: Mapping[int, str], table: Sequence[tuple[int, str]]) -> State101:
     """Seat 1 opened earlier with five pairs, lays the pair Y8 Y8 and finishes with R2."""
-    state = arranged({1: "Y8 Y8 R2", **racks}, phase=Phase101.PLAY,
+    state = arranged({1: "Y8 Y8 R2", **racks}, phase=Phase.DISCARD,
                      table=[*_pairs(1), *table])
     return finish(state, "Y8 Y8", last="R2")
 
@@ -210,7 +211,7 @@ def test_a_pairs_opener_finishing_doubles_its_own_points_and_the_others():
 def test_a_pairs_opener_finishing_with_an_okey_scores_minus_404():
     """§10.7: a pairs-opener's finish by an okey discard doubles twice: the finisher -404,
     a never-opened seat 808, an opened seat's 34 points 136."""
-    state = arranged({1: "Y8 Y8 K1", 2: SEAT_2_RACK}, phase=Phase101.PLAY,
+    state = arranged({1: "Y8 Y8 K1", 2: SEAT_2_RACK}, phase=Phase.DISCARD,
                      table=[*_pairs(1), SEAT_2_OPENED])
     over = finish(state, "Y8 Y8", last="K1")
     assert over.outcome is not None
@@ -287,13 +288,13 @@ def _void_round() -> State101:
     """Seats 0, 2 and 3 opened with pairs; seat 1 opens with pairs too: the round is void.
     Seats 0 and 2 paid penalties on the way."""
     pairs_7 = ("R7 R7", "Y7 Y7", "B7 B7", "K7 K7", "R9 R9")
-    state = arranged({1: " ".join(pairs_7), 2: "R11 K1", 3: "B4 Y6"}, phase=Phase101.PLAY,
+    state = arranged({1: " ".join(pairs_7), 2: "R11 K1", 3: "B4 Y6"}, phase=Phase.DISCARD,
                      table=[*_pairs(0), *_pairs(2), *_pairs(3)])
     state = penalised(state, 0, Penalty.FAILED_OPENING)
     state = penalised(state, 2, Penalty.OKEY_DISCARDED)
     over = after(state, open_melds(state, *pairs_7, pairs=True))
     assert over.outcome is not None
-    assert over.outcome.kind == "void"
+    assert over.outcome.end is RoundEnd.VOID
     return over
 
 
@@ -320,12 +321,12 @@ def _exhausted(**options: object) -> State101:
     """The bank is empty and seat 1, never opened, discards R2 without finishing. Seat 0
     never opened (one penalty); seat 2 opened with melds holding R3 Y11 and an okey;
     seat 3 opened with pairs holding B4 Y6."""
-    state = arranged({1: "R2", 2: "R3 Y11 K1", 3: "B4 Y6"}, phase=Phase101.PLAY,
+    state = arranged({1: "R2", 2: "R3 Y11 K1", 3: "B4 Y6"}, phase=Phase.DISCARD,
                      table=[SEAT_2_OPENED, *_pairs(3)], wall_size=0)
     state = penalised(with_rules(state, **options), 0, Penalty.OKEY_DISCARDED)
     over = discard(state, one(state, 1, "R2"))
     assert over.outcome is not None
-    assert over.outcome.kind == "exhausted"
+    assert over.outcome.end is RoundEnd.DRAWN
     return over
 
 

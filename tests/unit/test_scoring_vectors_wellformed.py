@@ -24,7 +24,7 @@ import pytest
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from okey.v1 import game_pb2, ruleset_pb2, scoring_pb2
-from okey_rules.play.game_types import Phase
+from okey_rules.play.round_types import Phase
 from okey_rules.ruleset import ColourDouble, Ruleset, ScoringMode
 from okey_rules.scores.scoring_types import CLASSIC_SCORE_RULES
 from okey_server.wire.convert_ruleset import ruleset_from_proto

@@ -18,18 +18,23 @@ from typing import Any, TypeVar
 from okey_rules.dealing.deal_types import Deal
 from okey_rules.errors import InvalidInputError, check_seat
 from okey_rules.play.game_types import (
+    CLASSIC_MOVES,
     MOVES_WITH_TILE,
+    ClassicReplay,
+    ClassicResult,
+    GameState,
+    SeatState,
+)
+from okey_rules.play.results import MoveResult, ReplayResult
+from okey_rules.play.round_types import (
     Event,
     EventKind,
-    GameState,
     IllegalReason,
     Move,
     MoveKind,
-    MoveResult,
     Outcome,
     Phase,
-    ReplayResult,
-    SeatState,
+    RoundEnd,
 )
 from okey_rules.ruleset import Game
 from okey_rules.search.hand import check_hand, winning_discards
@@ -110,6 +115,10 @@ def check_move(state: GameState, move: Move, field: str = "move") -> None:
     """Raises `InvalidInputError` for a move no rule can judge (a seat that does not exist...)."""
     check_playable(state)
     check_seat(move.seat, state.player_count, f"{field}.seat")
+    if move.kind not in CLASSIC_MOVES:
+        raise InvalidInputError(
+            f"{field}.kind", f"a {move.kind.value} is not a move of classic Okey"
+        )
     if move.kind in MOVES_WITH_TILE:
         if move.tile is None:
             raise InvalidInputError(f"{field}.tile", f"a {move.kind.value} names its tile")
@@ -117,11 +126,11 @@ def check_move(state: GameState, move: Move, field: str = "move") -> None:
         raise InvalidInputError(f"{field}.tile", f"a {move.kind.value} names no tile")
 
 
-def _illegal(reason: IllegalReason, message: str) -> MoveResult:
+def _illegal(reason: IllegalReason, message: str) -> ClassicResult:
     return MoveResult(False, None, (), reason, message)
 
 
-def apply_move(state: GameState, move: Move, now_ms: int | None = None) -> MoveResult:
+def apply_move(state: GameState, move: Move, now_ms: int | None = None) -> ClassicResult:
     """Judges `move` against `state` at the caller's clock `now_ms` (None: untimed)."""
     check_move(state, move)
     if state.phase is Phase.ROUND_OVER:
@@ -177,7 +186,7 @@ def apply_move(state: GameState, move: Move, now_ms: int | None = None) -> MoveR
             "draw from the wall or take the previous discard before discarding",
         )
     assert move.tile is not None  # check_move
-    code = move.tile.code
+    code = move.tile
     if code not in state.seats[move.seat].rack:
         return _illegal(
             IllegalReason.TILE_NOT_IN_RACK,
@@ -200,12 +209,12 @@ def apply_move(state: GameState, move: Move, now_ms: int | None = None) -> MoveR
     return _played(*_discard_and_check_wall(state, code, now_ms))
 
 
-def _legal(state: GameState, events: Iterable[Event]) -> MoveResult:
+def _legal(state: GameState, events: Iterable[Event]) -> ClassicResult:
     """A legal move's result: `state` (the move not yet counted) with the move counted."""
     return MoveResult(True, _replace(state, move_number=state.move_number + 1), tuple(events))
 
 
-def _played(state: GameState, events: Iterable[Event]) -> MoveResult:
+def _played(state: GameState, events: Iterable[Event]) -> ClassicResult:
     """A legal move's result, `state` already counting the move.
 
     Draws and discards count the move in the one state they build: a
@@ -305,7 +314,7 @@ def _gosterme_claims(state: GameState) -> tuple[tuple[int, int], ...]:
 def _end_round_drawn(state: GameState, move_number: int) -> tuple[GameState, list[Event]]:
     """The round ends with no winner at move `move_number` (§8.5); `state.turn` is the
     seat that could not (or would not) finish with the last discard."""
-    outcome = Outcome(drawn=True, move_number=move_number, gosterme=_gosterme_claims(state))
+    outcome = Outcome(RoundEnd.DRAWN, move_number=move_number, gosterme=_gosterme_claims(state))
     next_state = _replace(
         state, phase=Phase.ROUND_OVER, deadline_ms=0, outcome=outcome, must_finish=False
     )
@@ -360,7 +369,7 @@ def _must_show_win(state: GameState, faces: set[int] | None = None) -> bool:
     return not (okeys >= 2 or (okeys == 1 and faces - {okey_face}))
 
 
-def _declare_win(state: GameState, code: int) -> MoveResult:
+def _declare_win(state: GameState, code: int) -> ClassicResult:
     """§8.4: discard `code` onto the indicator; the other 14 tiles must win."""
     seat = state.seats[state.turn]
     rack = list(seat.rack)
@@ -373,11 +382,11 @@ def _declare_win(state: GameState, code: int) -> MoveResult:
             f"without {_name(code)} the 14 tiles do not form a winning hand",
         )
     outcome = Outcome(
-        drawn=False,
+        RoundEnd.WON,
         move_number=state.move_number + 1,
         gosterme=_gosterme_claims(state),
         winner=state.turn,
-        kind=verdict.kind,
+        win_kind=verdict.kind,
         okey_discard=code % FACES == okey.face,
         discard=code,
         hand=tuple(rack),
@@ -406,7 +415,7 @@ def gosterme_window_open(state: GameState, seat: int) -> bool:
     )
 
 
-def _gosterme(state: GameState, seat: int) -> MoveResult:
+def _gosterme(state: GameState, seat: int) -> ClassicResult:
     if not state.rules.gosterme_played:
         return _illegal(
             IllegalReason.GOSTERME_NOT_PLAYED, "this table does not play gösterme"
@@ -448,7 +457,7 @@ def auto_discard(rack: Sequence[int], okey_face: int) -> int:
     raise AssertionError("unreachable: a rack holds at most two okeys")
 
 
-def _timeout(state: GameState, now_ms: int | None) -> MoveResult:
+def _timeout(state: GameState, now_ms: int | None) -> ClassicResult:
     """§8.6: play the seat's turn: draw from the wall if it has not drawn, then discard.
 
     The automatic move keeps to the rules the seat is held to: with nothing
@@ -515,9 +524,9 @@ def legal_moves(state: GameState, seat: int, now_ms: int | None = None) -> list[
     rack = claimant.rack
     winning_faces = _winning_faces(state)
     if not state.must_finish and not _must_show_win(state, winning_faces):
-        moves += (Move(MoveKind.DISCARD, seat, TILE_OF_CODE[code]) for code in rack)
+        moves += (Move(MoveKind.DISCARD, seat, code) for code in rack)
     moves += (
-        Move(MoveKind.DECLARE_WIN, seat, TILE_OF_CODE[code])
+        Move(MoveKind.DECLARE_WIN, seat, code)
         for code in rack
         if code % FACES in winning_faces
     )
@@ -526,7 +535,7 @@ def legal_moves(state: GameState, seat: int, now_ms: int | None = None) -> list[
 
 def replay(
     state: GameState, log: Sequence[tuple[Move, int | None]], field: str = "moves"
-) -> ReplayResult:
+) -> ClassicReplay:
     """Applies a move log (each move with the caller's clock then) until the first illegal move."""
     events: list[Event] = []
     for index, (move, now_ms) in enumerate(log):

@@ -15,25 +15,28 @@ from okey_rules.dealing.deal_types import Deal
 from okey_rules.errors import InvalidInputError, check_seat
 from okey_rules.play.game101_types import (
     FACE_COUNT,
-    Event101,
-    Event101Kind,
-    Illegal101,
+    OKEY_101_MOVES,
     Laid,
     LayAction,
-    Move101,
-    Move101Kind,
-    Opened,
-    Outcome101,
-    Penalty,
-    Phase101,
     Replay101,
     Result101,
-    RoundEnd101,
     Seat101,
     State101,
     TableMeld,
 )
-from okey_rules.play.results import MoveResult
+from okey_rules.play.results import MoveResult, ReplayResult
+from okey_rules.play.round_types import (
+    Event,
+    EventKind,
+    IllegalReason,
+    Move,
+    MoveKind,
+    Opened,
+    Outcome,
+    Penalty,
+    Phase,
+    RoundEnd,
+)
 from okey_rules.rulebook import (
     OPENING_PAIRS,
     OPENING_POINTS,
@@ -48,9 +51,9 @@ from okey_rules.search.hand_types import MeldKind
 from okey_rules.tiles import TILE_OF_CODE, Tile, format_tile
 
 FREE_TAKE_BACK = 1  # §10.5: the tiles a turn may take back free (the last tile placed)
-MOVES_WITH_TILE = (Move101Kind.DISCARD, Move101Kind.LAY_OFF)
-MOVES_WITH_MELDS = (Move101Kind.OPEN, Move101Kind.LAY_MELD)
-LAYING = (Move101Kind.OPEN, Move101Kind.LAY_MELD, Move101Kind.LAY_OFF)
+MOVES_WITH_TILE = (MoveKind.DISCARD, MoveKind.LAY_OFF)
+MOVES_WITH_MELDS = (MoveKind.OPEN, MoveKind.LAY_MELD)
+LAYING = (MoveKind.OPEN, MoveKind.LAY_MELD, MoveKind.LAY_OFF)
 
 
 def start_round_101(dealt: Deal, *, deal_id: str = "", round_number: int = 1) -> State101:
@@ -64,7 +67,7 @@ def start_round_101(dealt: Deal, *, deal_id: str = "", round_number: int = 1) ->
         seats=tuple(Seat101(rack=rack) for rack in dealt.racks),
         wall=dealt.wall,
         turn=dealt.first_seat,
-        phase=Phase101.FIRST_DISCARD,
+        phase=Phase.FIRST_DISCARD,
         deal_id=deal_id,
         round=round_number,
         riziko=dealt.rules.riziko and dealt.false_joker_turned_up,
@@ -177,9 +180,11 @@ def could_lay_off(state: State101, code: int) -> bool:
 # --- moves -------------------------------------------------------------------------------------
 
 
-def check_move_101(state: State101, move: Move101, field: str = "move") -> None:
+def check_move_101(state: State101, move: Move, field: str = "move") -> None:
     """Raises for a move no rule can judge: a seat that does not exist, a missing tile..."""
     check_seat(move.seat, state.player_count, f"{field}.seat")
+    if move.kind not in OKEY_101_MOVES:
+        raise InvalidInputError(f"{field}.kind", f"a {move.kind.value} is not a move of Okey 101")
     if move.kind in MOVES_WITH_TILE and move.tile is None:
         raise InvalidInputError(f"{field}.tile", f"a {move.kind.value} names its tile")
     if move.kind not in MOVES_WITH_TILE and move.tile is not None:
@@ -188,46 +193,47 @@ def check_move_101(state: State101, move: Move101, field: str = "move") -> None:
         raise InvalidInputError(f"{field}.melds", f"a {move.kind.value} names its melds")
     if move.kind not in MOVES_WITH_MELDS and move.melds:
         raise InvalidInputError(f"{field}.melds", f"a {move.kind.value} names no melds")
-    if move.face is not None and move.kind is not Move101Kind.LAY_OFF:
+    if move.face is not None and move.kind is not MoveKind.LAY_OFF:
         raise InvalidInputError(
             f"{field}.stands_for", "only a lay-off says what an okey stands for"
         )
 
 
-def _illegal(reason: Illegal101, message: str) -> Result101:
-    return Result101(False, None, (), reason, message)
+def _illegal(reason: IllegalReason, message: str) -> Result101:
+    return MoveResult(False, None, (), reason, message)
 
 
-def apply_move_101(state: State101, move: Move101) -> Result101:
+def apply_move_101(state: State101, move: Move) -> Result101:
     """Judges `move` against `state` (docs/rules.md §10)."""
     check_move_101(state, move)
-    if state.phase is Phase101.ROUND_OVER:
-        return _illegal(Illegal101.ROUND_OVER, "the round is over")
+    if state.phase is Phase.ROUND_OVER:
+        return _illegal(IllegalReason.ROUND_OVER, "the round is over")
     if move.seat != state.turn:
         return _illegal(
-            Illegal101.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn, not seat {move.seat}'s"
+            IllegalReason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn, not seat {move.seat}'s"
         )
     kind = move.kind
-    if kind in (Move101Kind.DRAW_FROM_WALL, Move101Kind.TAKE_DISCARD):
-        if state.phase is not Phase101.DRAW:
-            return _illegal(Illegal101.MUST_DISCARD_FIRST,
+    if kind in (MoveKind.DRAW_FROM_WALL, MoveKind.TAKE_DISCARD):
+        if state.phase is not Phase.DRAW:
+            return _illegal(IllegalReason.MUST_DISCARD_FIRST,
                             "the seat has its tile for this turn: play on and discard")
-        if kind is Move101Kind.DRAW_FROM_WALL:
+        if kind is MoveKind.DRAW_FROM_WALL:
             return _draw(state)
         return _take(state)
-    if state.phase is Phase101.DRAW:
-        return _illegal(Illegal101.MUST_DRAW_FIRST,
+    if state.phase is Phase.DRAW:
+        return _illegal(IllegalReason.MUST_DRAW_FIRST,
                         "draw from the bank or take the previous discard first")
-    if kind is Move101Kind.DISCARD:
+    if kind is MoveKind.DISCARD:
         return _discard(state, move)
-    if state.phase is Phase101.FIRST_DISCARD:
-        return _illegal(Illegal101.MUST_DISCARD_FIRST, "the dealer opens the round by discarding")
+    if state.phase is Phase.FIRST_DISCARD:
+        return _illegal(IllegalReason.MUST_DISCARD_FIRST,
+                        "the dealer opens the round by discarding")
     handlers = {
-        Move101Kind.RETURN_DISCARD: _return_discard,
-        Move101Kind.OPEN: _open,
-        Move101Kind.LAY_MELD: _lay_meld,
-        Move101Kind.LAY_OFF: _lay_off,
-        Move101Kind.TAKE_BACK: _take_back,
+        MoveKind.RETURN_DISCARD: _return_discard,
+        MoveKind.OPEN: _open,
+        MoveKind.LAY_MELD: _lay_meld,
+        MoveKind.LAY_OFF: _lay_off,
+        MoveKind.TAKE_BACK: _take_back,
     }
     return handlers[kind](state, move)
 
@@ -238,20 +244,20 @@ def _seat(state: State101, seat: int, **changes: object) -> tuple[Seat101, ...]:
     return tuple(seats)
 
 
-def _moved(state: State101, events: list[Event101], **changes: object) -> Result101:
+def _moved(state: State101, events: list[Event], **changes: object) -> Result101:
     after = replace(state, move_number=state.move_number + 1, **changes)  # type: ignore[arg-type]
-    return Result101(True, after, tuple(events))
+    return MoveResult(True, after, tuple(events))
 
 
 def _draw(state: State101) -> Result101:
     if not state.wall:
-        return _illegal(Illegal101.WALL_EMPTY, "the bank is empty")
+        return _illegal(IllegalReason.WALL_EMPTY, "the bank is empty")
     seat = state.turn
     tile = state.wall[0]
     rack = (*state.seats[seat].rack, tile)
-    event = Event101(Event101Kind.DREW_FROM_WALL, seat, (tile,), private=True)
+    event = Event(EventKind.DREW_FROM_WALL, seat, tile, private=True)
     return _moved(state, [event], seats=_seat(state, seat, rack=rack), wall=state.wall[1:],
-                  phase=Phase101.PLAY)
+                  phase=Phase.DISCARD)
 
 
 def _take(state: State101) -> Result101:
@@ -259,26 +265,26 @@ def _take(state: State101) -> Result101:
     giver = state.previous(seat)
     pile = state.seats[giver].discards
     if not pile:
-        return _illegal(Illegal101.DISCARD_PILE_EMPTY,
+        return _illegal(IllegalReason.DISCARD_PILE_EMPTY,
                         f"seat {giver}'s discard pile is empty: draw from the bank")
     tile = pile[-1]
     seats = _seat(state, giver, discards=pile[:-1])
     seats = _seat(replace(state, seats=seats), seat, rack=(*state.seats[seat].rack, tile))
-    event = Event101(Event101Kind.TOOK_DISCARD, seat, (tile,), from_seat=giver)
-    return _moved(state, [event], seats=seats, phase=Phase101.PLAY, taken=tile)
+    event = Event(EventKind.TOOK_DISCARD, seat, tile, from_seat=giver)
+    return _moved(state, [event], seats=seats, phase=Phase.DISCARD, taken=tile)
 
 
 def _taken_pending(state: State101) -> bool:
     return state.taken is not None and state.taken in state.seats[state.turn].rack
 
 
-def _return_discard(state: State101, _move: Move101) -> Result101:
+def _return_discard(state: State101, _move: Move) -> Result101:
     """§10.4: the taken discard may go back, free, for a tile of the bank instead."""
     if not _taken_pending(state) or state.laid:
-        return _illegal(Illegal101.NO_DISCARD_TO_RETURN,
+        return _illegal(IllegalReason.NO_DISCARD_TO_RETURN,
                         "only a discard taken this turn, before laying anything, goes back")
     if not state.wall:
-        return _illegal(Illegal101.WALL_EMPTY, "the bank is empty: the discard must be used")
+        return _illegal(IllegalReason.WALL_EMPTY, "the bank is empty: the discard must be used")
     seat = state.turn
     giver = state.previous(seat)
     tile = state.taken
@@ -288,25 +294,25 @@ def _return_discard(state: State101, _move: Move101) -> Result101:
     seats = _seat(state, giver, discards=(*state.seats[giver].discards, tile))
     seats = _seat(replace(state, seats=seats), seat, rack=(*rack, drawn))
     events = [
-        Event101(Event101Kind.RETURNED_DISCARD, seat, (tile,), from_seat=giver),
-        Event101(Event101Kind.DREW_FROM_WALL, seat, (drawn,), private=True),
+        Event(EventKind.RETURNED_DISCARD, seat, tile, from_seat=giver),
+        Event(EventKind.DREW_FROM_WALL, seat, drawn, private=True),
     ]
     return _moved(state, events, seats=seats, wall=state.wall[1:], taken=None)
 
 
 def _resolved(
-    state: State101, move: Move101, pairs: bool
+    state: State101, move: Move, pairs: bool
 ) -> tuple[list[TableMeld], list[int]] | Result101:
     """The melds a move lays (owned by the seat on turn) and their codes, or why not."""
     rack = list(state.seats[state.turn].rack)
     codes = [code for group in move.melds for code, _ in group]
     for code in codes:
         if code not in rack:
-            return _illegal(Illegal101.TILE_NOT_IN_RACK,
+            return _illegal(IllegalReason.TILE_NOT_IN_RACK,
                             f"{format_tile(TILE_OF_CODE[code])} is not in the seat's rack")
         rack.remove(code)
     if not rack:
-        return _illegal(Illegal101.MUST_KEEP_A_TILE,
+        return _illegal(IllegalReason.MUST_KEEP_A_TILE,
                         "keep one tile: a turn always ends with a discard")
     melds = []
     for group in move.melds:
@@ -315,36 +321,36 @@ def _resolved(
         if meld is None:
             shown = " ".join(format_tile(TILE_OF_CODE[code]) for code, _ in group)
             what = "a pair" if pairs else "a set or a run"
-            return _illegal(Illegal101.INVALID_MELD, f"{shown} is not {what}")
+            return _illegal(IllegalReason.INVALID_MELD, f"{shown} is not {what}")
         melds.append(replace(meld, owner=state.turn))
     return melds, codes
 
 
-def _laid(state: State101, move: Move101, table: tuple[TableMeld, ...], codes: list[int],
-          events: list[Event101], *, side: int = 0, **seat_changes: object) -> Result101:
+def _laid(state: State101, move: Move, table: tuple[TableMeld, ...], codes: list[int],
+          events: list[Event], *, side: int = 0, **seat_changes: object) -> Result101:
     """Moves `codes` from the rack to the table, remembering how to take it back."""
     seat = state.turn
     rack = list(state.seats[seat].rack)
     for code in codes:
         rack.remove(code)
-    meld = move.meld if move.kind is Move101Kind.LAY_OFF else len(state.table)
+    meld = move.meld if move.kind is MoveKind.LAY_OFF else len(state.table)
     best_before = state.best_pairs if move.pairs else state.best_opening
     action = LayAction(move.kind, meld, tuple(codes), state.seats[seat].opened, side, best_before)
     seats = _seat(state, seat, rack=tuple(rack), **seat_changes)
     return _moved(state, events, seats=seats, table=table, laid=(*state.laid, action))
 
 
-def _open(state: State101, move: Move101) -> Result101:
+def _open(state: State101, move: Move) -> Result101:
     """§10.2: melds worth 101 or more, or five pairs or more; below that, a penalty."""
     seat = state.turn
     if state.seats[seat].opened is not None:
-        return _illegal(Illegal101.ALREADY_OPENED, "the seat has opened already")
+        return _illegal(IllegalReason.ALREADY_OPENED, "the seat has opened already")
     found = _resolved(state, move, move.pairs)
     if isinstance(found, MoveResult):  # an illegal move's answer, not melds
         return found
     melds, codes = found
     if _taken_pending(state) and state.taken not in codes:
-        return _illegal(Illegal101.TAKEN_DISCARD_NOT_USED,
+        return _illegal(IllegalReason.TAKEN_DISCARD_NOT_USED,
                         "the discard taken this turn must be part of the opening")
     value = sum(meld.value for meld in melds)
     enough = (len(melds) >= pairs_needed(state) if move.pairs
@@ -354,7 +360,7 @@ def _open(state: State101, move: Move101) -> Result101:
         return _penalised(state, seat, Penalty.FAILED_OPENING, [])
     opened = Opened.PAIRS if move.pairs else Opened.MELDS
     table = (*state.table, *melds)
-    event = Event101(Event101Kind.OPENED, seat, tuple(codes), meld=len(state.table))
+    event = Event(EventKind.OPENED, seat, tiles=tuple(codes), meld=len(state.table))
     result = _laid(state, move, table, codes, [event], opened=opened,
                    opened_on_move=state.move_number)
     assert result.state is not None
@@ -387,37 +393,37 @@ def _void(result: Result101) -> Result101:
     """§10.2: all four opened with pairs: the round is void and dealt again."""
     state = result.state
     assert state is not None
-    outcome = Outcome101(kind=RoundEnd101.VOID, move_number=state.move_number)
-    events = (*result.events, Event101(Event101Kind.ROUND_VOID, state.turn))
-    over = replace(state, phase=Phase101.ROUND_OVER, outcome=outcome)
-    return Result101(True, over, events)
+    outcome = Outcome(RoundEnd.VOID, move_number=state.move_number)
+    events = (*result.events, Event(EventKind.ROUND_VOID, state.turn, outcome=outcome))
+    over = replace(state, phase=Phase.ROUND_OVER, outcome=outcome)
+    return MoveResult(True, over, events)
 
 
 def _penalised(state: State101, seat: int, penalty: Penalty,
-               events: list[Event101], **changes: object) -> Result101:
+               events: list[Event], **changes: object) -> Result101:
     given = changes.pop("seats", state.seats)
     assert isinstance(given, tuple)
     seats: list[Seat101] = list(given)
     held = seats[seat]
     seats[seat] = replace(held, penalties=(*held.penalties, penalty))
-    event = Event101(Event101Kind.PENALTY, seat, penalty=penalty, points=PENALTY_POINTS)
+    event = Event(EventKind.PENALTY, seat, penalty=penalty, points=PENALTY_POINTS)
     return _moved(state, [*events, event], seats=tuple(seats), **changes)
 
 
-def _lay_meld(state: State101, move: Move101) -> Result101:
+def _lay_meld(state: State101, move: Move) -> Result101:
     """§10.3: after opening, new melds (a pairs-opener: new pairs only)."""
     opened = state.seats[state.turn].opened
     if opened is None:
-        return _illegal(Illegal101.NOT_OPENED, "open first: 101 points of melds or five pairs")
+        return _illegal(IllegalReason.NOT_OPENED, "open first: 101 points of melds or five pairs")
     pairs = opened is Opened.PAIRS
     if pairs and any(_is_set_or_run(state, group) for group in move.melds):
-        return _illegal(Illegal101.PAIRS_OPENER_LAYS_NO_MELDS,
+        return _illegal(IllegalReason.PAIRS_OPENER_LAYS_NO_MELDS,
                         "a seat that opened with pairs lays pairs, never sets or runs")
     found = _resolved(state, move, pairs)
     if isinstance(found, MoveResult):  # an illegal move's answer, not melds
         return found
     melds, codes = found
-    event = Event101(Event101Kind.LAID_MELD, state.turn, tuple(codes), meld=len(state.table))
+    event = Event(EventKind.LAID_MELD, state.turn, tiles=tuple(codes), meld=len(state.table))
     return _laid(state, move, (*state.table, *melds), codes, [event])
 
 
@@ -425,21 +431,21 @@ def _is_set_or_run(state: State101, group: Sequence[tuple[int, int | None]]) -> 
     return resolve_meld(group, state.okey, state.rules.runs_13_to_1, pairs=False) is not None
 
 
-def _lay_off(state: State101, move: Move101) -> Result101:
+def _lay_off(state: State101, move: Move) -> Result101:
     """§10.3: a tile added to any set or run on the table, by a seat that has opened."""
     seat = state.turn
     if state.seats[seat].opened is None:
-        return _illegal(Illegal101.NOT_OPENED, "open first: 101 points of melds or five pairs")
+        return _illegal(IllegalReason.NOT_OPENED, "open first: 101 points of melds or five pairs")
     code = move.tile
     assert code is not None
     if code not in state.seats[seat].rack:
-        return _illegal(Illegal101.TILE_NOT_IN_RACK,
+        return _illegal(IllegalReason.TILE_NOT_IN_RACK,
                         f"{format_tile(TILE_OF_CODE[code])} is not in the seat's rack")
     if len(state.seats[seat].rack) == 1:
-        return _illegal(Illegal101.MUST_KEEP_A_TILE,
+        return _illegal(IllegalReason.MUST_KEEP_A_TILE,
                         "keep one tile: a turn always ends with a discard")
     if not 0 <= move.meld < len(state.table):
-        return _illegal(Illegal101.NO_SUCH_MELD,
+        return _illegal(IllegalReason.NO_SUCH_MELD,
                         f"there is no meld {move.meld} on the table ({len(state.table)} laid)")
     target = state.table[move.meld]
     if state.rules.okey_retrieval:
@@ -448,19 +454,19 @@ def _lay_off(state: State101, move: Move101) -> Result101:
             return _retrieve(state, move, retrieved)
     grown = extended(target, code, move.face, state.okey, state.rules.runs_13_to_1)
     if grown is None:
-        return _illegal(Illegal101.CANNOT_LAY_OFF,
+        return _illegal(IllegalReason.CANNOT_LAY_OFF,
                         f"{format_tile(TILE_OF_CODE[code])} does not fit meld {move.meld}")
     side = _side(target, grown, code)
     if state.rules.lay_off_cap and sum(
-        action.kind is Move101Kind.LAY_OFF and action.meld == move.meld and action.side == side
+        action.kind is MoveKind.LAY_OFF and action.meld == move.meld and action.side == side
         for action in state.laid
     ) >= LAY_OFF_CAP:
-        return _illegal(Illegal101.LAY_OFF_CAP_REACHED,
+        return _illegal(IllegalReason.LAY_OFF_CAP_REACHED,
                         f"{LAY_OFF_CAP} tiles were laid off onto that end of meld {move.meld}"
                         " this turn already")
     table = list(state.table)
     table[move.meld] = grown
-    event = Event101(Event101Kind.LAID_OFF, seat, (code,), meld=move.meld)
+    event = Event(EventKind.LAID_OFF, seat, code, meld=move.meld)
     return _laid(state, move, tuple(table), [code], [event], side=side)
 
 
@@ -482,7 +488,7 @@ def _retrieval(state: State101, meld: TableMeld, code: int) -> int | None:
     return None
 
 
-def _retrieve(state: State101, move: Move101, index: int) -> Result101:
+def _retrieve(state: State101, move: Move, index: int) -> Result101:
     """The tile takes the okey's place; the okey goes to the rack. Not taken back."""
     seat = state.turn
     code = move.tile
@@ -495,8 +501,8 @@ def _retrieve(state: State101, move: Move101, index: int) -> Result101:
     table[move.meld] = replace(meld, tiles=tuple(tiles))
     rack = [c for c in state.seats[seat].rack if c != code] + [okey_code]
     events = [
-        Event101(Event101Kind.LAID_OFF, seat, (code,), meld=move.meld),
-        Event101(Event101Kind.RETRIEVED_OKEY, seat, (okey_code,), meld=move.meld),
+        Event(EventKind.LAID_OFF, seat, code, meld=move.meld),
+        Event(EventKind.RETRIEVED_OKEY, seat, okey_code, meld=move.meld),
     ]
     # A retrieval is final: TAKE_BACK refuses it, and with it this turn's earlier
     # laying moves (only the last may ever come back).
@@ -505,20 +511,20 @@ def _retrieve(state: State101, move: Move101, index: int) -> Result101:
                   table=tuple(table), laid=(*state.laid, action))
 
 
-def _take_back(state: State101, _move: Move101) -> Result101:
+def _take_back(state: State101, _move: Move) -> Result101:
     """§10.5: the last laying move of the turn comes back. Only the last tile placed comes
     back free: the take-back that brings the turn's tiles taken back past one costs 101,
     once a turn (the text's one penalty for laying several tiles and taking them back)."""
     if not state.laid:
-        return _illegal(Illegal101.NOTHING_TO_TAKE_BACK, "nothing was laid this turn")
+        return _illegal(IllegalReason.NOTHING_TO_TAKE_BACK, "nothing was laid this turn")
     seat = state.turn
     action = state.laid[-1]
     if action.side == RETRIEVAL:
-        return _illegal(Illegal101.NOTHING_TO_TAKE_BACK,
+        return _illegal(IllegalReason.NOTHING_TO_TAKE_BACK,
                         "an okey retrieval is final: nothing laid before it comes back")
     rack = (*state.seats[seat].rack, *action.codes)
     seats = _seat(state, seat, rack=rack, opened=action.opened_before)
-    if action.kind is Move101Kind.LAY_OFF:
+    if action.kind is MoveKind.LAY_OFF:
         table = list(state.table)
         grown = table[action.meld]
         (code,) = action.codes
@@ -529,27 +535,27 @@ def _take_back(state: State101, _move: Move101) -> Result101:
     took_back = state.took_back + len(action.codes)
     changes: dict[str, object] = {"seats": seats, "table": before, "laid": state.laid[:-1],
                                   "took_back": took_back}
-    if action.kind is Move101Kind.OPEN:
+    if action.kind is MoveKind.OPEN:
         # §10.8 progressive opening: an opening taken back no longer sets the mark.
         pairs = state.seats[seat].opened is Opened.PAIRS
         changes["best_pairs" if pairs else "best_opening"] = action.best_before
-    event = Event101(Event101Kind.TOOK_BACK, seat, action.codes)
+    event = Event(EventKind.TOOK_BACK, seat, tiles=action.codes)
     if state.took_back <= FREE_TAKE_BACK < took_back:
         return _penalised(state, seat, Penalty.TOOK_BACK_SEVERAL, [event], **changes)
     return _moved(state, [event], **changes)
 
 
-def _discard(state: State101, move: Move101) -> Result101:
+def _discard(state: State101, move: Move) -> Result101:
     """§10.4-§10.6: the turn ends with a discard; an empty rack finishes the round."""
     seat = state.turn
     code = move.tile
     assert code is not None
     held = state.seats[seat]
     if code not in held.rack:
-        return _illegal(Illegal101.TILE_NOT_IN_RACK,
+        return _illegal(IllegalReason.TILE_NOT_IN_RACK,
                         f"{format_tile(TILE_OF_CODE[code])} is not in the seat's rack")
     if _taken_pending(state):
-        return _illegal(Illegal101.TAKEN_DISCARD_NOT_USED,
+        return _illegal(IllegalReason.TAKEN_DISCARD_NOT_USED,
                         "the discard taken this turn must be laid, or returned for a bank tile")
     rack = tuple(c for c in held.rack if c != code)
     finishing = not rack
@@ -562,8 +568,8 @@ def _discard(state: State101, move: Move101) -> Result101:
             penalties.append(Penalty.DISCARD_COULD_BE_LAID_OFF)
     seats = _seat(state, seat, rack=rack, discards=(*held.discards, code),
                   penalties=(*held.penalties, *penalties))
-    events = [Event101(Event101Kind.DISCARDED, seat, (code,))]
-    events += [Event101(Event101Kind.PENALTY, seat, penalty=p, points=PENALTY_POINTS)
+    events = [Event(EventKind.DISCARDED, seat, code)]
+    events += [Event(EventKind.PENALTY, seat, penalty=p, points=PENALTY_POINTS)
                for p in penalties]
     after = replace(state, seats=seats, move_number=state.move_number + 1, taken=None, laid=(),
                     took_back=0)
@@ -575,23 +581,24 @@ def _discard(state: State101, move: Move101) -> Result101:
         one_turn = held.opened_on_move >= state.turn_start and all(
             other.opened is None for number, other in enumerate(state.seats) if number != seat
         )
-        outcome = Outcome101(RoundEnd101.FINISHED, after.move_number, seat, wild, one_turn, code)
-        events.append(Event101(Event101Kind.ROUND_FINISHED, seat, (code,)))
-        return Result101(True, replace(after, phase=Phase101.ROUND_OVER, outcome=outcome),
+        outcome = Outcome(RoundEnd.WON, after.move_number, seat, okey_discard=wild,
+                          one_turn=one_turn, discard=code)
+        events.append(Event(EventKind.ROUND_WON, seat, code, outcome=outcome))
+        return MoveResult(True, replace(after, phase=Phase.ROUND_OVER, outcome=outcome),
                          tuple(events))
     if not state.wall:
-        outcome = Outcome101(RoundEnd101.EXHAUSTED, after.move_number)
-        events.append(Event101(Event101Kind.ROUND_EXHAUSTED, seat))
-        return Result101(True, replace(after, phase=Phase101.ROUND_OVER, outcome=outcome),
+        outcome = Outcome(RoundEnd.DRAWN, after.move_number)
+        events.append(Event(EventKind.ROUND_DRAWN, seat, outcome=outcome))
+        return MoveResult(True, replace(after, phase=Phase.ROUND_OVER, outcome=outcome),
                          tuple(events))
     next_seat = (seat + 1) % state.player_count
-    after = replace(after, turn=next_seat, phase=Phase101.DRAW, turn_start=after.move_number)
-    return Result101(True, after, tuple(events))
+    after = replace(after, turn=next_seat, phase=Phase.DRAW, turn_start=after.move_number)
+    return MoveResult(True, after, tuple(events))
 
 
 def _okeys_left_in_hand(
     state: State101, finisher: int | None
-) -> tuple[State101, list[Event101]]:
+) -> tuple[State101, list[Event]]:
     """§10.5: one OKEY_LEFT_IN_HAND penalty per okey in the rack of each seat that has
     opened, the finisher aside (a seat that never opened pays its 202 instead, §10.7)."""
     seats = list(state.seats)
@@ -604,40 +611,40 @@ def _okeys_left_in_hand(
             seats[number] = replace(
                 held, penalties=(*held.penalties, *[Penalty.OKEY_LEFT_IN_HAND] * okeys)
             )
-            events += [Event101(Event101Kind.PENALTY, number, penalty=Penalty.OKEY_LEFT_IN_HAND,
+            events += [Event(EventKind.PENALTY, number, penalty=Penalty.OKEY_LEFT_IN_HAND,
                                 points=PENALTY_POINTS)] * okeys
     return replace(state, seats=tuple(seats)), events
 
 
-def legal_moves_101(state: State101, seat: int) -> list[Move101]:
+def legal_moves_101(state: State101, seat: int) -> list[Move]:
     """Every legal move of `seat` now, except openings and new melds (any valid groups of
     the rack: too many to list; HandService.BestOpening finds the best opening)."""
     check_seat(seat, state.player_count)
-    if state.phase is Phase101.ROUND_OVER or seat != state.turn:
+    if state.phase is Phase.ROUND_OVER or seat != state.turn:
         return []
     rack = state.seats[seat].rack
-    candidates: list[Move101] = []
-    if state.phase is Phase101.DRAW:
-        candidates += [Move101(Move101Kind.DRAW_FROM_WALL, seat),
-                       Move101(Move101Kind.TAKE_DISCARD, seat)]
+    candidates: list[Move] = []
+    if state.phase is Phase.DRAW:
+        candidates += [Move(MoveKind.DRAW_FROM_WALL, seat),
+                       Move(MoveKind.TAKE_DISCARD, seat)]
     else:
-        if state.phase is Phase101.PLAY:
-            candidates += [Move101(Move101Kind.TAKE_BACK, seat),
-                           Move101(Move101Kind.RETURN_DISCARD, seat)]
-            candidates += [Move101(Move101Kind.LAY_OFF, seat, code, meld=index)
+        if state.phase is Phase.DISCARD:
+            candidates += [Move(MoveKind.TAKE_BACK, seat),
+                           Move(MoveKind.RETURN_DISCARD, seat)]
+            candidates += [Move(MoveKind.LAY_OFF, seat, code, meld=index)
                            for code in rack for index in range(len(state.table))]
-        candidates += [Move101(Move101Kind.DISCARD, seat, code) for code in rack]
+        candidates += [Move(MoveKind.DISCARD, seat, code) for code in rack]
     return [move for move in candidates if apply_move_101(state, move).legal]
 
 
-def replay_101(state: State101, log: Sequence[Move101], field: str = "moves") -> Replay101:
+def replay_101(state: State101, log: Sequence[Move], field: str = "moves") -> Replay101:
     """Applies a move log until the first illegal move."""
-    events: list[Event101] = []
+    events: list[Event] = []
     for index, move in enumerate(log):
         check_move_101(state, move, f"{field}[{index}].move")
         result = apply_move_101(state, move)
         if not result.legal or result.state is None:
-            return Replay101(False, state, index, tuple(events), result.reason, result.message)
+            return ReplayResult(False, state, index, tuple(events), result.reason, result.message)
         state = result.state
         events += result.events
-    return Replay101(True, state, len(log), tuple(events))
+    return ReplayResult(True, state, len(log), tuple(events))

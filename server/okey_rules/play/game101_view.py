@@ -4,70 +4,24 @@ seat may see them; never another rack or the bank's order."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from okey_rules.errors import check_seat
-from okey_rules.play.game101_types import Opened, Outcome101, Penalty, Phase101, State101
-from okey_rules.play.game_view import sees_whole_pile
+from okey_rules.play.game101_types import State101
+from okey_rules.play.view_types import (
+    LaidTileView,
+    PlayerView,
+    SeatView,
+    TableMeldView,
+    sees_whole_pile,
+)
 from okey_rules.rulebook import is_wild
-from okey_rules.ruleset import Ruleset
-from okey_rules.search.hand_types import MeldKind
 from okey_rules.tiles import TILE_OF_CODE
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView101:
-    seat: int
-    rack_size: int
-    discard_count: int
-    discards: tuple[int, ...]  # the visible part of the pile, oldest first
-    whole_pile: bool
-    opened: Opened | None
-    penalties: tuple[Penalty, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class LaidTileView:
-    code: int  # the tile laid
-    face: int  # the face it stands for
-    wild: bool  # an okey standing for another tile
-
-
-@dataclass(frozen=True, slots=True)
-class TableMeldView:
-    index: int
-    owner: int
-    kind: MeldKind
-    value: int  # its points (§10.2)
-    tiles: tuple[LaidTileView, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerView101:
-    seat: int
-    rules: Ruleset
-    player_count: int
-    dealer: int
-    indicator: int
-    rack: tuple[int, ...]
-    seats: tuple[SeatView101, ...]
-    wall_size: int
-    turn: int
-    phase: Phase101
-    move_number: int
-    outcome: Outcome101 | None
-    deal_id: str
-    round: int
-    table: tuple[TableMeldView, ...]
-    # The discard the seat on turn took this turn while it is still to be laid.
-    taken_discard: int | None
-
-
-def player_view_101(state: State101, seat: int) -> PlayerView101:
+def player_view_101(state: State101, seat: int) -> PlayerView:
     check_seat(seat, state.player_count)
     okey = state.okey
     seats = tuple(
-        SeatView101(
+        SeatView(
             seat=owner,
             rack_size=len(held.rack),
             discard_count=len(held.discards),
@@ -94,7 +48,7 @@ def player_view_101(state: State101, seat: int) -> PlayerView101:
     )
     taken = state.taken
     still_held = taken is not None and taken in state.seats[state.turn].rack
-    return PlayerView101(
+    return PlayerView(
         seat=seat,
         rules=state.rules,
         player_count=state.player_count,

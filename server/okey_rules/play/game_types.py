@@ -1,4 +1,5 @@
-"""The values of a round of play: state, moves, events, outcome (docs/rules.md §8).
+"""The state of a classic round (docs/rules.md §8); its moves, events and outcome are
+okey_rules.play.round_types, shared with Okey 101.
 
 Tiles are packed codes here (``Tile.code``: copy * 53 + face), as in `Deal`:
 a state holds all 106 of them and is rebuilt on every move.
@@ -6,76 +7,34 @@ a state holds all 106 of them and is rebuilt on every move.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
-from typing import NamedTuple
 
-from okey_rules.play.results import MoveResult as SharedResult
-from okey_rules.play.results import ReplayResult as SharedReplay
+from okey_rules.play.results import MoveResult, ReplayResult
+from okey_rules.play.round_types import EventKind, IllegalReason, MoveKind, Outcome, Phase
 from okey_rules.ruleset import Ruleset
-from okey_rules.search.hand_types import WinKind
 from okey_rules.tiles import FACES, TILE_OF_CODE, Tile, okey_for
 
-
-class Phase(enum.Enum):
-    """What the seat on turn must do next."""
-
-    FIRST_DISCARD = "first discard"  # the first seat opens by discarding, without a draw
-    DRAW = "draw"
-    DISCARD = "discard"
-    ROUND_OVER = "round over"
-
-
-class MoveKind(enum.Enum):
-    DRAW_FROM_WALL = "draw from wall"
-    TAKE_DISCARD = "take discard"
-    DISCARD = "discard"
-    DECLARE_WIN = "declare win"
-    GOSTERME = "gösterme"
-    END_ROUND = "end round"
-    TIMEOUT = "timeout"
-
-
-# The moves that name the tile they discard; every other kind names none.
+# The kinds of move classic Okey has (the others are Okey 101's: melds stay in the rack).
+CLASSIC_MOVES = frozenset({
+    MoveKind.DRAW_FROM_WALL, MoveKind.TAKE_DISCARD, MoveKind.DISCARD, MoveKind.DECLARE_WIN,
+    MoveKind.GOSTERME, MoveKind.END_ROUND, MoveKind.TIMEOUT,
+})
+# The reasons a classic move can be refused for, and the events classic moves cause.
+CLASSIC_REASONS = frozenset({
+    IllegalReason.ROUND_OVER, IllegalReason.NOT_YOUR_TURN, IllegalReason.MUST_DRAW_FIRST,
+    IllegalReason.MUST_DISCARD_FIRST, IllegalReason.TILE_NOT_IN_RACK, IllegalReason.WALL_EMPTY,
+    IllegalReason.WALL_NOT_EMPTY, IllegalReason.HAND_DOES_NOT_WIN,
+    IllegalReason.GOSTERME_TOO_LATE, IllegalReason.GOSTERME_ALREADY_SHOWN,
+    IllegalReason.GOSTERME_WITHOUT_TILE, IllegalReason.TURN_TIMED_OUT,
+    IllegalReason.TURN_NOT_TIMED_OUT, IllegalReason.GOSTERME_NOT_PLAYED,
+    IllegalReason.MUST_SHOW_WIN, IllegalReason.MUST_FINISH,
+})
+CLASSIC_EVENTS = frozenset({
+    EventKind.DREW_FROM_WALL, EventKind.TOOK_DISCARD, EventKind.DISCARDED, EventKind.GOSTERME,
+    EventKind.TURN_TIMED_OUT, EventKind.ROUND_WON, EventKind.ROUND_DRAWN,
+})
+# The moves that name the tile they discard; every other classic kind names none.
 MOVES_WITH_TILE = frozenset({MoveKind.DISCARD, MoveKind.DECLARE_WIN})
-
-
-class IllegalReason(enum.Enum):
-    ROUND_OVER = "round over"
-    NOT_YOUR_TURN = "not your turn"
-    MUST_DRAW_FIRST = "must draw first"
-    MUST_DISCARD_FIRST = "must discard first"
-    TILE_NOT_IN_RACK = "tile not in rack"
-    WALL_EMPTY = "wall empty"
-    WALL_NOT_EMPTY = "wall not empty"
-    HAND_DOES_NOT_WIN = "hand does not win"
-    GOSTERME_TOO_LATE = "gösterme too late"
-    GOSTERME_ALREADY_SHOWN = "gösterme already shown"
-    GOSTERME_WITHOUT_TILE = "gösterme without the tile"
-    TURN_TIMED_OUT = "turn timed out"
-    TURN_NOT_TIMED_OUT = "turn not timed out"
-    GOSTERME_NOT_PLAYED = "gösterme not played"
-    MUST_SHOW_WIN = "must show the win"
-    MUST_FINISH = "must finish"
-
-
-class EventKind(enum.Enum):
-    DREW_FROM_WALL = "drew from wall"
-    TOOK_DISCARD = "took discard"
-    DISCARDED = "discarded"
-    GOSTERME = "gösterme"
-    TURN_TIMED_OUT = "turn timed out"
-    ROUND_WON = "round won"
-    ROUND_DRAWN = "round drawn"
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One move of one seat; `tile` only for DISCARD and DECLARE_WIN."""
-
-    kind: MoveKind
-    seat: int
-    tile: Tile | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,20 +43,6 @@ class SeatState:
     discards: tuple[int, ...] = ()  # codes, oldest first; the last is the top
     draws: int = 0  # tiles drawn or taken so far this round
     gosterme: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a round ended: a winner and how, or a drawn round."""
-
-    drawn: bool
-    move_number: int  # the move that ended the round
-    gosterme: tuple[tuple[int, int], ...] = ()  # (seat, tile code) in the order shown
-    winner: int = 0
-    kind: WinKind | None = None
-    okey_discard: bool = False
-    discard: int | None = None  # the finishing discard's code
-    hand: tuple[int, ...] = ()  # the winner's 14 codes, in rack order
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,18 +87,9 @@ class GameState:
         return (self.indicator + FACES) % (2 * FACES)
 
 
-class Event(NamedTuple):
-    kind: EventKind
-    seat: int
-    tile: int | None = None  # code
-    from_seat: int = 0
-    private: bool = False  # only `seat` may see `tile` (a wall draw)
-    outcome: Outcome | None = None
+# The judgement on a classic move: the next state and its events, or the reason it is illegal.
+ClassicResult = MoveResult[GameState]
 
 
-# The judgement on a move: the next state and its events, or the reason it is illegal.
-MoveResult = SharedResult[GameState, Event, IllegalReason]
-
-
-# A move log's verdict: every move legal, or the first illegal one.
-ReplayResult = SharedReplay[GameState, Event, IllegalReason]
+# A classic move log's verdict: every move legal, or the first illegal one.
+ClassicReplay = ReplayResult[GameState]

@@ -2,46 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from okey_rules.errors import check_seat
-from okey_rules.play.game_types import GameState, Outcome, Phase
-from okey_rules.ruleset import Ruleset
-
-
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    seat: int
-    rack_size: int
-    discard_count: int
-    discards: tuple[int, ...]  # the visible part of the pile, oldest first
-    whole_pile: bool
-    gosterme: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerView:
-    seat: int
-    rules: Ruleset
-    player_count: int
-    dealer: int
-    indicator: int
-    rack: tuple[int, ...]
-    seats: tuple[SeatView, ...]
-    wall_size: int
-    turn: int
-    phase: Phase
-    move_number: int
-    deadline_ms: int
-    outcome: Outcome | None
-    deal_id: str
-    round: int
-
-
-def sees_whole_pile(viewer: int, owner: int, player_count: int) -> bool:
-    """§8.7: a seat sees all of its own pile and of the previous seat's (the pile
-    it takes from); of every other pile only the top tile."""
-    return owner == viewer or owner == (viewer - 1) % player_count
+from okey_rules.play.game_types import GameState
+from okey_rules.play.view_types import PlayerView, SeatView, sees_whole_pile
 
 
 def player_view(state: GameState, seat: int) -> PlayerView:

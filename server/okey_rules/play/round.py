@@ -3,34 +3,63 @@ CLI ask instead of asking which game a state belongs to.
 
 `round_for(game)` (or `round_of(state)`, by the state's rules) gives the game's `Round`:
 start a round from a deal, apply a move, list a seat's legal moves, a seat's view,
-replay a move log, the next deal after a scored round. Classic Okey (okey_rules.play.game)
-and Okey 101 (okey_rules.play.game101) stand behind it; each implementation only forwards to
-its game's functions. The moves, results and views are still each game's own types: the
-callers translate them with the game's own translation, looked up by game the same way.
+replay a move log, score a finished round and name the next deal. Classic Okey
+(okey_rules.play.game) and Okey 101 (okey_rules.play.game101) stand behind it; each
+implementation only forwards to its game's functions. The moves, results, events,
+outcomes and views are one vocabulary for both games (okey_rules.play.round_types,
+results, view_types): only the states are each game's own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from okey_rules.dealing.deal_types import Deal
+from okey_rules.errors import InvalidInputError
 from okey_rules.play.game import apply_move, legal_moves, replay, start_round
 from okey_rules.play.game101 import apply_move_101, legal_moves_101, replay_101, start_round_101
-from okey_rules.play.game101_types import Move101, Replay101, Result101, State101
-from okey_rules.play.game101_view import PlayerView101, player_view_101
-from okey_rules.play.game_types import GameState, Move, MoveResult, ReplayResult
-from okey_rules.play.game_view import PlayerView, player_view
-from okey_rules.ruleset import Game, Ruleset
-from okey_rules.scores.scoring import next_deal
-from okey_rules.scores.scoring101 import next_deal_101
+from okey_rules.play.game101_types import (
+    OKEY_101_EVENTS,
+    OKEY_101_MOVES,
+    OKEY_101_REASONS,
+    State101,
+)
+from okey_rules.play.game101_view import player_view_101
+from okey_rules.play.game_types import (
+    CLASSIC_EVENTS,
+    CLASSIC_MOVES,
+    CLASSIC_REASONS,
+    GameState,
+)
+from okey_rules.play.game_view import player_view
+from okey_rules.play.results import MoveResult, ReplayResult
+from okey_rules.play.round_types import EventKind, IllegalReason, Move, MoveKind
+from okey_rules.play.view_types import PlayerView
+from okey_rules.ruleset import Game
+from okey_rules.scores.scoring import (
+    next_deal,
+    result_of_outcome,
+    score_round,
+    start_table,
+    state_seats,
+)
+from okey_rules.scores.scoring101 import next_deal_101, score_round_101
 from okey_rules.scores.scoring_types import RoundScore, Table
 
 RoundState = GameState | State101
-AnyMove = Move | Move101
-AnyResult = MoveResult | Result101
-AnyReplay = ReplayResult | Replay101
-AnyView = PlayerView | PlayerView101
+# The next round's dealer and number; None once the game is over.
+NextDeal = tuple[int, int] | None
+
+
+class ScoreFields(NamedTuple):
+    """The request fields a scoring error is blamed on."""
+
+    state: str  # the round's finished state
+    table: str  # the field that set the table's size
+    result: str | None = None  # a refused result (a game's round), else score_round's own
+RoundResult = MoveResult[RoundState]
+RoundReplay = ReplayResult[RoundState]
 
 
 class Round(Protocol):
@@ -38,22 +67,28 @@ class Round(Protocol):
     (as `round_of` picks the round); a move, one of that game's moves."""
 
     game: Game
+    moves: frozenset[MoveKind]  # the kinds of move the game has
+    reasons: frozenset[IllegalReason]  # why one of its moves can be refused
+    events: frozenset[EventKind]  # what its moves can cause
 
     def start(self, dealt: Deal, *, deal_ref: str, round_number: int,
               now_ms: int | None) -> RoundState: ...
 
-    def apply(self, state: RoundState, move: AnyMove, now_ms: int | None) -> AnyResult: ...
+    def apply(self, state: RoundState, move: Move, now_ms: int | None) -> RoundResult: ...
 
     def legal_moves(self, state: RoundState, seat: int,
-                    now_ms: int | None) -> Sequence[AnyMove]: ...
+                    now_ms: int | None) -> Sequence[Move]: ...
 
-    def view(self, state: RoundState, seat: int) -> AnyView: ...
+    def view(self, state: RoundState, seat: int) -> PlayerView: ...
 
     def replay(self, state: RoundState,
-               log: Sequence[tuple[AnyMove, int | None]]) -> AnyReplay: ...
+               log: Sequence[tuple[Move, int | None]]) -> RoundReplay: ...
 
-    def next_deal(self, rules: Ruleset, state: RoundState, before: Table,
-                  scored: RoundScore) -> tuple[int, int] | None: ...
+    def score(self, state: RoundState, players: int, table: Table | None,
+              fields: ScoreFields) -> tuple[RoundScore, NextDeal]:
+        """A finished round on the table before it (None: the game's start; `players`
+        seats) and the next deal; errors name the request's `fields`."""
+        ...
 
 
 def _classic(state: RoundState) -> GameState:
@@ -68,45 +103,45 @@ def _okey_101(state: RoundState) -> State101:
     return state
 
 
-def _classic_move(move: AnyMove) -> Move:
-    if not isinstance(move, Move):
-        raise TypeError("an Okey 101 move given to the classic round")
-    return move
-
-
-def _move_101(move: AnyMove) -> Move101:
-    if not isinstance(move, Move101):
-        raise TypeError("a classic move given to the Okey 101 round")
-    return move
-
-
 class ClassicRound:
     """Classic Okey (okey_rules.play.game): 2-4 seats, timed turns, gösterme, a win by melds,
     seven pairs or kafa."""
 
     game = Game.CLASSIC
+    moves = CLASSIC_MOVES
+    reasons = CLASSIC_REASONS
+    events = CLASSIC_EVENTS
 
     def start(self, dealt: Deal, *, deal_ref: str, round_number: int,
               now_ms: int | None) -> RoundState:
         return start_round(dealt, deal_id=deal_ref, round_number=round_number, now_ms=now_ms)
 
-    def apply(self, state: RoundState, move: AnyMove, now_ms: int | None) -> AnyResult:
-        return apply_move(_classic(state), _classic_move(move), now_ms)
+    def apply(self, state: RoundState, move: Move, now_ms: int | None) -> RoundResult:
+        return apply_move(_classic(state), move, now_ms)
 
     def legal_moves(self, state: RoundState, seat: int,
-                    now_ms: int | None) -> Sequence[AnyMove]:
+                    now_ms: int | None) -> Sequence[Move]:
         return legal_moves(_classic(state), seat, now_ms)
 
-    def view(self, state: RoundState, seat: int) -> AnyView:
+    def view(self, state: RoundState, seat: int) -> PlayerView:
         return player_view(_classic(state), seat)
 
     def replay(self, state: RoundState,
-               log: Sequence[tuple[AnyMove, int | None]]) -> AnyReplay:
-        return replay(_classic(state), [(_classic_move(move), now) for move, now in log])
+               log: Sequence[tuple[Move, int | None]]) -> RoundReplay:
+        return replay(_classic(state), [(move, now) for move, now in log])
 
-    def next_deal(self, rules: Ruleset, state: RoundState, before: Table,
-                  scored: RoundScore) -> tuple[int, int] | None:
-        return next_deal(rules, _classic(state), before, scored)
+    def score(self, state: RoundState, players: int, table: Table | None,
+              fields: ScoreFields) -> tuple[RoundScore, NextDeal]:
+        classic = _classic(state)
+        if classic.outcome is None:
+            raise InvalidInputError(fields.state, "the round is not over: nothing to score")
+        rules = classic.rules
+        before = table if table is not None else start_table(rules, players)
+        seats = state_seats(rules, before, classic.player_count, fields.table, fields.state)
+        result = result_of_outcome(classic.outcome, classic, seats)
+        scored = score_round(rules, players, table, result,
+                             **({"field": fields.result} if fields.result else {}))
+        return scored, next_deal(rules, classic, before, scored)
 
 
 class Okey101Round:
@@ -114,31 +149,36 @@ class Okey101Round:
     not used), openings, melds on the table, penalties."""
 
     game = Game.OKEY_101
+    moves = OKEY_101_MOVES
+    reasons = OKEY_101_REASONS
+    events = OKEY_101_EVENTS
 
     def start(self, dealt: Deal, *, deal_ref: str, round_number: int,
               now_ms: int | None) -> RoundState:  # noqa: ARG002 (101 turns are untimed)
         return start_round_101(dealt, deal_id=deal_ref, round_number=round_number)
 
-    def apply(self, state: RoundState, move: AnyMove,
-              now_ms: int | None) -> AnyResult:  # noqa: ARG002 (101 turns are untimed)
-        return apply_move_101(_okey_101(state), _move_101(move))
+    def apply(self, state: RoundState, move: Move,
+              now_ms: int | None) -> RoundResult:  # noqa: ARG002 (101 turns are untimed)
+        return apply_move_101(_okey_101(state), move)
 
     def legal_moves(self, state: RoundState, seat: int,
-                    now_ms: int | None) -> Sequence[AnyMove]:  # noqa: ARG002 (untimed)
+                    now_ms: int | None) -> Sequence[Move]:  # noqa: ARG002 (untimed)
         return legal_moves_101(_okey_101(state), seat)
 
-    def view(self, state: RoundState, seat: int) -> AnyView:
+    def view(self, state: RoundState, seat: int) -> PlayerView:
         return player_view_101(_okey_101(state), seat)
 
     def replay(self, state: RoundState,
-               log: Sequence[tuple[AnyMove, int | None]]) -> AnyReplay:
-        return replay_101(_okey_101(state), [_move_101(move) for move, _ in log])
+               log: Sequence[tuple[Move, int | None]]) -> RoundReplay:
+        return replay_101(_okey_101(state), [move for move, _ in log])
 
-    # The 101 next deal needs neither the rules nor the table before (§10.7: always the
-    # seat after the dealer, four seats, nobody eliminated).
-    def next_deal(self, rules: Ruleset, state: RoundState, before: Table,  # noqa: ARG002
-                  scored: RoundScore) -> tuple[int, int] | None:
-        return next_deal_101(_okey_101(state), scored)
+    # Okey 101 is four seats (`players`) and checks its table itself; §10.7: the next
+    # deal is always the seat after the dealer's, nobody eliminated.
+    def score(self, state: RoundState, players: int,  # noqa: ARG002
+              table: Table | None, fields: ScoreFields) -> tuple[RoundScore, NextDeal]:
+        okey_101 = _okey_101(state)
+        scored = score_round_101(okey_101, table, fields.state)
+        return scored, next_deal_101(okey_101, scored)
 
 
 ROUNDS: dict[Game, Round] = {Game.CLASSIC: ClassicRound(), Game.OKEY_101: Okey101Round()}

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from okey_rules.errors import InvalidInputError, check_seat
-from okey_rules.play.game_types import GameState, Outcome
+from okey_rules.play.game_types import GameState
+from okey_rules.play.round_types import Outcome
 from okey_rules.ruleset import ColourDouble, Game, Ruleset, ScoringMode
 from okey_rules.scores.scoring_types import RoundResult, RoundScore, ScoreLine, ScoreRule, Table
 from okey_rules.search.hand import check_hand
@@ -418,7 +419,7 @@ def result_of_outcome(
     return RoundResult(
         drawn=False,
         winner=seats[outcome.winner],
-        kind=outcome.kind,
+        kind=outcome.win_kind,
         okey_discard=outcome.okey_discard,
         one_colour=one_colour_of(outcome.hand, state.okey.face),
         gosterme=gosterme,

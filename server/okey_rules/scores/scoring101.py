@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from okey_rules.dealing.deal import OKEY_101_PLAYERS as PLAYERS
 from okey_rules.errors import InvalidInputError
-from okey_rules.play.game101_types import Opened, Penalty, Phase101, RoundEnd101, State101
+from okey_rules.play.game101_types import State101
+from okey_rules.play.round_types import Opened, Penalty, Phase, RoundEnd
 from okey_rules.rulebook import PENALTY_POINTS, is_wild, plays_as, tile_value
 from okey_rules.ruleset import Game, Ruleset
 from okey_rules.scores.scoring import DOUBLE, partner
@@ -48,7 +49,7 @@ def score_round_101(state: State101, table: Table | None, field: str = "round.st
     rules = state.rules
     if rules.game is not Game.OKEY_101:
         raise InvalidInputError(f"{field}.ruleset.game", "not an Okey 101 round")
-    if state.phase is not Phase101.ROUND_OVER or state.outcome is None:
+    if state.phase is not Phase.ROUND_OVER or state.outcome is None:
         raise InvalidInputError(field, "the round is not over yet: score its finished state")
     before = table if table is not None else Table((0,) * PLAYERS)
     check_table_101(rules, before)
@@ -62,12 +63,12 @@ def score_round_101(state: State101, table: Table | None, field: str = "round.st
         deltas[seat] += points
         lines.append(ScoreLine(rule, seat, factor, tuple(change) if points else (), text))
 
-    if outcome.kind == RoundEnd101.VOID:
+    if outcome.end is RoundEnd.VOID:
         lines.append(ScoreLine(ScoreRule.VOID_ROUND, 0, 0, (),
                                "all four opened with pairs: the round is void, nothing scores"))
         # It is dealt again as the same round: not one of the game's rounds.
         return _finish(rules, before, deltas, lines, played=0)
-    finisher = outcome.finisher if outcome.kind == RoundEnd101.FINISHED else None
+    finisher = outcome.winner if outcome.won else None
     everything = 1
     pairs_finisher = finisher is not None and state.seats[finisher].opened is Opened.PAIRS
     if finisher is not None:
@@ -171,6 +172,6 @@ def next_deal_101(state: State101, scored: RoundScore) -> tuple[int, int] | None
     by the same dealer, as the same round. None once the game is over."""
     if scored.game_over:
         return None
-    if state.outcome is not None and state.outcome.kind == RoundEnd101.VOID:
+    if state.outcome is not None and state.outcome.end is RoundEnd.VOID:
         return state.dealer, state.round
     return (state.dealer + 1) % PLAYERS, state.round + 1

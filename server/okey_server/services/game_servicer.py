@@ -14,17 +14,23 @@ from okey_rules.play.round import RoundState, round_of
 
 from okey_server.rpc.config import Config
 from okey_server.services.deal_request import deal_for_request
-from okey_server.wire.convert_game import clock_ms
+from okey_server.wire.convert_game import (
+    clock_ms,
+    fill_events,
+    illegal_reason_to_proto,
+    move_from_proto,
+    move_to_proto,
+    view_to_proto,
+)
 from okey_server.wire.convert_state import state_from_token, state_token
-from okey_server.wire.game_wire import wire_of
 from okey_server.wire.round_status import round_status
 from okey_server.wire.sealing import KeyRing
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
     """Thin: translation only. The state's rules pick the game's round (its rules of
-    play, okey_rules.play.round) and its translation (okey_server.wire.game_wire); nothing here
-    asks which game it is."""
+    play, okey_rules.play.round); both games' moves, events and views are translated the
+    same way (okey_server.wire.convert_game). Nothing here asks which game it is."""
 
     def __init__(self, config: Config) -> None:
         self._keys = KeyRing(config.signing_key, config.previous_signing_keys)
@@ -34,19 +40,18 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         _context: grpc.aio.ServicerContext[game_pb2.ApplyMoveRequest, game_pb2.ApplyMoveResponse],
     ) -> game_pb2.ApplyMoveResponse:
         state = state_from_token(request.state, self._keys)
-        wire = wire_of(state)
-        move = wire.move_from_proto(request.move, "move")
+        move = move_from_proto(request.move, "move")
         result = round_of(state).apply(state, move, clock_ms(request))
         if not result.legal or result.state is None:
             return game_pb2.ApplyMoveResponse(
-                legal=False, reason=wire.reason_to_proto(result.reason), message=result.message
+                legal=False, reason=illegal_reason_to_proto(result.reason), message=result.message
             )
         answer = game_pb2.ApplyMoveResponse(
             legal=True,
             state=state_token(result.state, self._keys),
             status=round_status(result.state),
         )
-        wire.fill_events(answer.events, result.events, result.state)
+        fill_events(answer.events, result.events, result.state)
         return answer
 
     async def LegalMoves(  # noqa: N802 (the RPC's name)
@@ -54,25 +59,23 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         _context: grpc.aio.ServicerContext[game_pb2.LegalMovesRequest, game_pb2.LegalMovesResponse],
     ) -> game_pb2.LegalMovesResponse:
         state = state_from_token(request.state, self._keys)
-        wire = wire_of(state)
         moves = round_of(state).legal_moves(state, request.seat, clock_ms(request))
-        return game_pb2.LegalMovesResponse(moves=[wire.move_to_proto(move) for move in moves])
+        return game_pb2.LegalMovesResponse(moves=[move_to_proto(move) for move in moves])
 
     async def PlayerView(  # noqa: N802 (the RPC's name)
         self, request: game_pb2.PlayerViewRequest,
         _context: grpc.aio.ServicerContext[game_pb2.PlayerViewRequest, game_pb2.PlayerViewResponse],
     ) -> game_pb2.PlayerViewResponse:
         state = state_from_token(request.state, self._keys)
-        return wire_of(state).view_to_proto(round_of(state).view(state, request.seat), state)
+        return view_to_proto(round_of(state).view(state, request.seat))
 
     async def Replay(  # noqa: N802 (the RPC's name)
         self, request: game_pb2.ReplayRequest,
         _context: grpc.aio.ServicerContext[game_pb2.ReplayRequest, game_pb2.ReplayResponse],
     ) -> game_pb2.ReplayResponse:
         state = self._replay_start(request)
-        wire = wire_of(state)
         log = [
-            (wire.move_from_proto(entry.move, f"moves[{index}].move"),
+            (move_from_proto(entry.move, f"moves[{index}].move"),
              clock_ms(entry, path=f"moves[{index}].now"))
             for index, entry in enumerate(request.moves)
         ]
@@ -85,9 +88,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         )
         if not result.legal:
             answer.illegal_index = result.applied  # the first move not applied
-            answer.reason = wire.reason_to_proto(result.reason)
+            answer.reason = illegal_reason_to_proto(result.reason)
             answer.message = result.message
-        wire.fill_events(answer.events, result.events, result.state)
+        fill_events(answer.events, result.events, result.state)
         return answer
 
     def _replay_start(self, request: game_pb2.ReplayRequest) -> RoundState:

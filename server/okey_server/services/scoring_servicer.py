@@ -7,7 +7,7 @@ from collections.abc import Callable
 import grpc
 from okey.v1 import ruleset_pb2, scoring_pb2, scoring_pb2_grpc
 from okey_rules.errors import InvalidInputError
-from okey_rules.play.round import RoundState
+from okey_rules.play.round import NextDeal, RoundState
 from okey_rules.scores.scoring_types import RoundScore, Table
 
 from okey_server.rpc.config import Config
@@ -18,7 +18,7 @@ from okey_server.wire.convert_scoring import (
     rules_for,
     table_from_proto,
 )
-from okey_server.wire.scoring_wire import NextDeal, RoundInput, scoring_for
+from okey_server.wire.scoring_wire import RoundInput, scoring_for
 from okey_server.wire.sealing import KeyRing
 
 

@@ -7,7 +7,7 @@ from okey_rules.errors import InvalidInputError
 from okey_rules.play.game101_types import State101
 from okey_rules.play.game_types import GameState
 from okey_rules.ruleset import Ruleset
-from okey_rules.scores.scoring import judge_hand, result_of_outcome, state_seats
+from okey_rules.scores.scoring import judge_hand
 from okey_rules.scores.scoring_types import RoundResult, RoundScore, ScoreRule, Table
 from okey_rules.tiles import okey_for
 
@@ -73,16 +73,6 @@ def finished_state(token: bytes, keys: KeyRing, field: str) -> GameState | State
     if state.outcome is None:
         raise InvalidInputError(field, "the round is not over yet: score its finished state")
     return state
-
-
-def result_from_state(
-    state: GameState, rules: Ruleset, table: Table, field: str, table_field: str
-) -> RoundResult:
-    """A finished state's outcome in table seats: the state's seats are the seats still
-    in the game, in order. `table_field` is the request field that set the table's size."""
-    seats = state_seats(rules, table, state.player_count, table_field, field)
-    assert state.outcome is not None
-    return result_of_outcome(state.outcome, state, seats)
 
 
 def result_from_proto(

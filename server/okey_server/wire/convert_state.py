@@ -13,34 +13,24 @@ from typing import cast
 
 from google.protobuf.message import Message
 from okey.internal.v1 import round_state_pb2
-from okey.v1 import hand_pb2, ruleset_pb2, state_pb2, tile_pb2
+from okey.v1 import ruleset_pb2
 from okey_rules.bounded_cache import BoundedCache
 from okey_rules.errors import InvalidInputError
 from okey_rules.play.game101_types import State101
-from okey_rules.play.game_types import GameState, Outcome, Phase, SeatState
+from okey_rules.play.game_types import GameState, SeatState
 from okey_rules.play.round import RoundState
 from okey_rules.ruleset import Game, Ruleset
-from okey_rules.search.hand import check_hand
 from okey_rules.tiles import TILE_OF_CODE
 
 from okey_server.wire.convert_game101 import fill_state_101, state_101_from_proto
-from okey_server.wire.convert_hand import WIN_KIND_TO_PROTO, arrangement_bytes
+from okey_server.wire.convert_outcome import fill_outcome, outcome_from_proto
 from okey_server.wire.convert_ruleset import (
     RULESETS_KEPT,
     ruleset_from_proto,
     ruleset_proto_cached,
 )
-from okey_server.wire.convert_tile import fill_tile, tile_from_proto, tile_messages
+from okey_server.wire.round_enums import PHASE_TO_DOMAIN, PHASE_TO_PROTO
 from okey_server.wire.sealing import STATE, KeyRing, key_ring, seal, unseal
-
-PHASE_TO_PROTO: dict[Phase, state_pb2.Phase] = {
-    Phase.FIRST_DISCARD: state_pb2.PHASE_FIRST_DISCARD,
-    Phase.DRAW: state_pb2.PHASE_DRAW,
-    Phase.DISCARD: state_pb2.PHASE_DISCARD,
-    Phase.ROUND_OVER: state_pb2.PHASE_ROUND_OVER,
-}
-PHASE_TO_DOMAIN: dict[int, Phase] = {value: phase for phase, value in PHASE_TO_PROTO.items()}
-WIN_KIND_TO_DOMAIN = {value: kind for kind, value in WIN_KIND_TO_PROTO.items()}
 
 # Every state of a table carries the same ruleset, and a server sees few
 # distinct ones, while resolving one (presets, overrides, checks) costs more
@@ -167,7 +157,8 @@ def _classic_message(round_state: RoundState) -> round_state_pb2.GameState:
     message.MergeFromString(_piles_wire(state))
     if state.outcome is not None:
         # The state keeps the outcome without its arrangement: answers rebuild it.
-        fill_outcome(message.outcome, state.outcome, state, with_arrangement=False)
+        fill_outcome(message.outcome, state.outcome, state.rules, state.okey,
+                     with_arrangement=False)
     return message
 
 
@@ -218,7 +209,7 @@ def _decode_state(message: round_state_pb2.GameState, field: str) -> GameState |
         raise InvalidInputError(f"{field}.phase", f"unknown phase value {message.phase}")
     outcome = None
     if message.HasField("outcome"):
-        outcome = _outcome_from_proto(message.outcome, f"{field}.outcome")
+        outcome = outcome_from_proto(message.outcome, f"{field}.outcome")
     return GameState(
         rules=rules,
         player_count=message.player_count,
@@ -247,51 +238,3 @@ def _decode_state(message: round_state_pb2.GameState, field: str) -> GameState |
         gosterme_order=tuple(message.gosterme_order[:]),
         must_finish=message.must_finish,
     )
-
-
-def _outcome_from_proto(message: state_pb2.RoundOutcome, field: str) -> Outcome:
-    def code(tile: tile_pb2.Tile, where: str) -> int:
-        return tile_from_proto(tile, where).code
-
-    return Outcome(
-        drawn=message.drawn,
-        move_number=message.move_number,
-        gosterme=tuple(
-            (claim.seat, code(claim.tile, f"{field}.gosterme[{i}].tile"))
-            for i, claim in enumerate(message.gosterme)
-        ),
-        winner=message.winner_seat,
-        kind=WIN_KIND_TO_DOMAIN.get(message.win_kind),
-        okey_discard=message.okey_discard,
-        discard=code(message.discard, f"{field}.discard") if message.HasField("discard") else None,
-        hand=tuple(code(tile, f"{field}.hand[{i}]") for i, tile in enumerate(message.hand)),
-    )
-
-
-def fill_outcome(
-    target: state_pb2.RoundOutcome,
-    outcome: Outcome,
-    state: GameState,
-    with_arrangement: bool = True,
-) -> None:
-    """Writes `outcome` into `target`; the arrangement is rebuilt from the winner's hand."""
-    target.drawn = outcome.drawn
-    target.move_number = outcome.move_number
-    for seat, tile in outcome.gosterme:
-        claim = target.gosterme.add(seat=seat)
-        fill_tile(claim.tile, TILE_OF_CODE[tile])
-    if outcome.drawn:
-        return
-    target.winner_seat = outcome.winner
-    if outcome.kind is not None:
-        target.win_kind = WIN_KIND_TO_PROTO[outcome.kind]
-    target.okey_discard = outcome.okey_discard
-    if outcome.discard is not None:
-        fill_tile(target.discard, TILE_OF_CODE[outcome.discard])
-    target.hand.extend(tile_messages(outcome.hand))
-    if with_arrangement and outcome.hand:
-        verdict = check_hand([TILE_OF_CODE[c] for c in outcome.hand], state.okey, state.rules)
-        if verdict.arrangement is not None:
-            target.arrangement.CopyFrom(
-                hand_pb2.Arrangement.FromString(arrangement_bytes(verdict.arrangement))
-            )

@@ -1,6 +1,6 @@
 """Each game's way of reading the rounds of a ScoringService request, looked up by the
-rules' game as okey_server.wire.game_wire is: the scoring servicer asks neither which game
-the rules are for nor what type a state is.
+rules' game: the scoring servicer asks neither which game the rules are for nor what type
+a state is. A finished state is scored by its game's round (okey_rules.play.round).
 
 Classic Okey scores a round given as a finished state or as a result given directly, on a
 table of 2-4 seats; Okey 101 scores only finished states, always four seats. The scoring
@@ -11,30 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, cast
+from typing import Protocol
 
 from okey.v1 import scoring_pb2
 from okey_rules.dealing.deal import DEFAULT_PLAYERS, OKEY_101_PLAYERS
 from okey_rules.errors import InvalidInputError
-from okey_rules.play.game101_types import State101
-from okey_rules.play.game_types import GameState
-from okey_rules.play.round import RoundState, round_of
+from okey_rules.play.round import NextDeal, RoundState, ScoreFields, round_of
 from okey_rules.ruleset import Game, Ruleset
 from okey_rules.scores.scoring import (
     check_scorable,
     check_table,
     check_table_size,
     score_round,
-    start_table,
 )
-from okey_rules.scores.scoring101 import next_deal_101, score_round_101
-from okey_rules.scores.scoring_types import RoundResult, RoundScore, Table
+from okey_rules.scores.scoring_types import RoundScore, Table
 
-from okey_server.wire.convert_scoring import result_from_proto, result_from_state
-
-# The next round's dealer and number (scoring.proto ScoreRoundResponse.next_dealer_seat,
-# next_round); None when the round's answer names no next deal.
-NextDeal = tuple[int, int] | None
+from okey_server.wire.convert_scoring import result_from_proto
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,20 +93,13 @@ class ClassicScoring:
 
     def score(self, rules: Ruleset, seats: Seats, table: Table | None,
               given: RoundInput) -> tuple[RoundScore, NextDeal]:
-        state, field = given.state, given.field
-        before = table if table is not None else start_table(rules, seats.count)
-        result: RoundResult
-        if state is not None:
-            # A classic table's state: the rules were checked to be classic's first.
-            classic = cast(GameState, state)
-            result = result_from_state(classic, rules, before, f"{field}.state", seats.field)
-        else:
-            result = result_from_proto(given.entry.result, rules, f"{field}.result")
+        if given.state is not None:
+            return score_state(given.state, seats, table, given)
+        field = given.field
+        result = result_from_proto(given.entry.result, rules, f"{field}.result")
         scored = score_round(rules, seats.count, table, result,
                              **({"field": f"{field}.result"} if given.in_game else {}))
-        # A round given as a result names no next deal; a state's round says (Round).
-        after = round_of(state).next_deal(rules, state, before, scored) if state else None
-        return scored, after
+        return scored, None  # a round given as a result names no next deal
 
 
 class Okey101Scoring:
@@ -141,9 +126,16 @@ class Okey101Scoring:
                 f"{given.field}.result",
                 "an Okey 101 game is scored from its rounds' finished states",
             )
-        okey_101 = cast(State101, given.state)  # an Okey 101 table's state (rules checked)
-        scored = score_round_101(okey_101, table, f"{given.field}.state")
-        return scored, next_deal_101(okey_101, scored)
+        return score_state(given.state, seats, table, given)
+
+
+def score_state(state: RoundState, seats: Seats, table: Table | None,
+                given: RoundInput) -> tuple[RoundScore, NextDeal]:
+    """A round given as its finished state, scored by its game's round, which names the
+    next deal."""
+    fields = ScoreFields(f"{given.field}.state", seats.field,
+                         f"{given.field}.result" if given.in_game else None)
+    return round_of(state).score(state, seats.count, table, fields)
 
 
 SCORING: dict[Game, GameScoring] = {Game.CLASSIC: ClassicScoring(), Game.OKEY_101: Okey101Scoring()}
