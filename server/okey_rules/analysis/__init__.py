@@ -1,0 +1,1 @@
+"""Hand analysis for classic Okey: distance to a win and useful draws."""
