@@ -137,7 +137,11 @@ def check_rack(tiles: Sequence[Tile], okey: Tile, rules: Ruleset) -> None:
         )
 
 
-def _played(tiles: Sequence[Tile], okey_face: int) -> tuple[list[int], int, list[int]]:
+# A rack as `_played` reads it.
+_Played = tuple[list[int], int, list[int]]
+
+
+def _played(tiles: Sequence[Tile], okey_face: int) -> _Played:
     """(naturals per played face 0..51, okeys, numbers held per colour as bits).
 
     A false joker plays as the okey's face. Bit n - 1 of a colour's mask is
@@ -163,7 +167,8 @@ def best_openings(
 ) -> tuple[MeldOpening, PairsOpening]:
     """Both ways to open, the rack checked once: `best_opening` and `best_pairs_opening`."""
     check_rack(tiles, okey, rules)
-    return _melds_opening(tiles, okey, rules), _pairs_opening(tiles, okey, rules)
+    played = _played(tiles, okey.face)  # both read the rack the same way: once
+    return _melds_opening(tiles, okey, rules, played), _pairs_opening(okey, rules, played)
 
 
 # --- the melds -----------------------------------------------------------------
@@ -182,12 +187,14 @@ def best_opening(tiles: Sequence[Tile], okey: Tile, rules: Ruleset = OKEY_101) -
     depends only on which tiles the rack holds, never on their order.
     """
     check_rack(tiles, okey, rules)
-    return _melds_opening(tiles, okey, rules)
+    return _melds_opening(tiles, okey, rules, _played(tiles, okey.face))
 
 
-def _melds_opening(tiles: Sequence[Tile], okey: Tile, rules: Ruleset) -> MeldOpening:
+def _melds_opening(
+    tiles: Sequence[Tile], okey: Tile, rules: Ruleset, played: _Played
+) -> MeldOpening:
     okey_face = okey.face
-    counts, wilds, held = _played(tiles, okey_face)
+    counts, wilds, held = played
     wrap = rules.runs_13_to_1
     reach = meld_positions(held, wilds, wrap)
     if not any(reach):
@@ -272,14 +279,17 @@ def _best_layout(
             )
             for c in range(COLOURS)
         ]
-        options = (not high and sum(here) + wilds >= 3, keep_ones)  # sets possible, ones kept
+        # A set holds three colours or more: those held here, okeys for the others.
+        colours_here = 0 if high else sum(1 for held in here if held)
+        # (sets possible, ones kept back) for a state with no okey left, one, two.
+        options = [(colours_here + left >= 3, keep_ones) for left in range(wilds + 1)]
         reached: dict[_State, _Entry] = {}
         plain_position = not high and not keep_ones
         for (runs, spent, kept), entry in states.items():
             left = wilds - spent
             if not left and plain_position:
                 _step_without_okeys(
-                    runs, here, ahead, options[0], reached,
+                    runs, here, ahead, colours_here >= 3, reached,
                     spent=spent, kept=kept, points=points, entry=entry,
                 )
                 continue
@@ -290,7 +300,7 @@ def _best_layout(
                     # Only the ones kept back at position 1, and every one of them.
                     moves = _high_moves(runs_c, kept[c], left, ahead[c])
                 else:
-                    moves = _moves(runs_c, here[c], left, ahead[c], options)
+                    moves = _moves(runs_c, here[c], left, ahead[c], options[left])
                 if not moves:
                     break
                 per_colour.append(moves)
@@ -408,9 +418,10 @@ def _combine(
 
 
 # Without okeys, one way a colour's runs go on at a position: (its run state
-# after, its naturals in runs, the most of its naturals that may go in sets).
-_Plain = tuple[RunState, int, int]
-_PLAIN_IDLE: tuple[_Plain, ...] = ((_NO_RUNS, 0, 0),)
+# after, its naturals in runs, the most of its naturals that may go in sets,
+# its naturals in runs as the choice's digit).
+_Plain = tuple[RunState, int, int, int]
+_PLAIN_IDLE: tuple[_Plain, ...] = ((_NO_RUNS, 0, 0, 0),)
 
 
 def _step_without_okeys(
@@ -442,28 +453,25 @@ def _step_without_okeys(
                 return  # a run of one or two tiles cannot stop here
             per_colour.append(_PLAIN_IDLE)
             continue
-        ways = _plain_ways(runs_c, here[colour], ahead[colour], sets_possible)
+        ways = _plain_ways(colour, runs_c, here[colour], ahead[colour], sets_possible)
         if not ways:
             return
         per_colour.append(ways)
     value, laid, choices = entry
     choices *= _CHOICES
     ways_r, ways_y, ways_b, ways_k = per_colour
-    for after_r, runs_r, free_r in ways_r:
-        for after_y, runs_y, free_y in ways_y:
-            for after_b, runs_b, free_b in ways_b:
-                for after_k, runs_k, free_k in ways_k:
-                    sets_r, sets_y, sets_b, sets_k = in_sets = _best_sets(
-                        (free_r, free_y, free_b, free_k)
-                    )
-                    count = sum(in_sets) + runs_r + runs_y + runs_b + runs_k
-                    # Each colour's digits (sets, naturals, no okey) base 27, no set okey.
-                    digits = (
-                        ((sets_r * 9 + runs_r * 3) * 27 + sets_y * 9 + runs_y * 3) * 27
-                        + sets_b * 9 + runs_b * 3
-                    ) * 27 + sets_k * 9 + runs_k * 3
+    for after_r, runs_r, free_r, digits_r in ways_r:
+        for after_y, runs_y, free_y, digits_y in ways_y:
+            for after_b, runs_b, free_b, digits_b in ways_b:
+                for after_k, runs_k, free_k, digits_k in ways_k:
+                    count = runs_r + runs_y + runs_b + runs_k
+                    digits = digits_r + digits_y + digits_b + digits_k
+                    if sets_possible:
+                        in_sets, set_digits = _best_sets((free_r, free_y, free_b, free_k))
+                        count += in_sets
+                        digits += set_digits
                     key = ((after_r, after_y, after_b, after_k), spent, kept)
-                    after = (value + points * count, laid + count, choices + digits * 3)
+                    after = (value + points * count, laid + count, choices + digits)
                     known = reached.get(key)
                     if known is None or after > known:
                         reached[key] = after
@@ -471,23 +479,26 @@ def _step_without_okeys(
 
 @cache
 def _plain_ways(
-    runs: RunState, avail: int, ahead: _Ahead, sets_possible: bool
+    colour: int, runs: RunState, avail: int, ahead: _Ahead, sets_possible: bool
 ) -> tuple[_Plain, ...]:
     """Every way one colour's runs may go on without okeys (`_moves` with none left).
 
     The naturals not laid in runs may go in sets where sets are possible.
+    Each way carries its naturals in runs as the choice's digit (`_choice`).
     """
+    place = 3 * 27 ** (COLOURS - 1 - colour) * 3  # natural tiles in runs, this colour
     ways = []
     for naturals in range(avail + 1):
         after = _continue(runs, naturals)
         if after is not None and not _okeys_needed(after, ahead):
-            ways.append((after, naturals, avail - naturals if sets_possible else 0))
+            free = avail - naturals if sets_possible else 0
+            ways.append((after, naturals, free, naturals * place))
     return tuple(ways)
 
 
 @cache  # at most 3**4 keys
-def _best_sets(free: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
-    """Naturals in sets per colour, with no okey: the most tiles, then the tie-break's order.
+def _best_sets(free: tuple[int, int, int, int]) -> tuple[int, int]:
+    """Naturals in sets, with no okey: (how many, their digits in the choice (`_choice`)).
 
     `free`: per colour, how many of its naturals may go in sets. Of the
     allocations that make sets (`_SET_TOTALS_*`), the one laying the most
@@ -507,7 +518,10 @@ def _best_sets(free: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
                     if total in totals and (total, (r, y, b, k)) > best_key:
                         best = (r, y, b, k)
                         best_key = (total, best)
-    return best
+    digits = sum(
+        sets * 9 * 27 ** (COLOURS - 1 - colour) * 3 for colour, sets in enumerate(best)
+    )
+    return sum(best), digits
 
 
 @cache  # small ints only: a few thousand entries at most
@@ -782,12 +796,12 @@ def best_pairs_opening(
     when no other pair shows it, else the lowest face no pair shows.
     """
     check_rack(tiles, okey, rules)
-    return _pairs_opening(tiles, okey, rules)
+    return _pairs_opening(okey, rules, _played(tiles, okey.face))
 
 
-def _pairs_opening(tiles: Sequence[Tile], okey: Tile, rules: Ruleset) -> PairsOpening:
+def _pairs_opening(okey: Tile, rules: Ruleset, played: _Played) -> PairsOpening:
     okey_face = okey.face
-    counts, wilds, _ = _played(tiles, okey_face)
+    counts, wilds, _ = played
     pairs: list[tuple[int, int]] = []  # (face shown, okeys in it)
     okeys = wilds
     for face, held in enumerate(counts):
