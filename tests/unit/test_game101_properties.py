@@ -34,6 +34,7 @@ from okey_rules.dealing.deal import deal
 from okey_rules.play.game101 import apply_move_101, start_round_101
 from okey_rules.play.game101_types import OKEY_101_MOVES, Result101, State101, TableMeld
 from okey_rules.play.round_types import EventKind, Move, MoveKind, Opened, Penalty, Phase
+from okey_rules.play.turns import previous_seat
 from okey_rules.rulebook import plays_as
 from okey_rules.search.hand_types import MeldKind
 from okey_rules.tiles import FACES, NUMBERS, TILE_COUNT, TILE_OF_CODE, Tile
@@ -434,7 +435,7 @@ def check_move(before: State101, move: Move, result: Result101,
         assert penalties_in(result) == ([Penalty.TOOK_BACK_SEVERAL] if several else [])
     elif move.kind is MoveKind.RETURN_DISCARD:
         assert kinds == [EventKind.RETURNED_DISCARD, EventKind.DREW_FROM_WALL]
-        giver = before.previous(seat)
+        giver = previous_seat(seat, before.player_count)
         assert state.seats[giver].discards[-1] == before.taken
         assert penalties_in(result) == []
     else:

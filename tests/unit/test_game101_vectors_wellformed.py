@@ -32,6 +32,7 @@ from okey_rules.play.game101_types import (
     State101,
 )
 from okey_rules.play.round_types import Penalty, Phase
+from okey_rules.play.turns import previous_seat
 from okey_rules.ruleset import Game
 from okey_server.services.deal_request import deal_for_request
 from okey_server.wire.convert_game import move_from_proto
@@ -256,7 +257,7 @@ def test_unreachable_reasons_are_never_met_in_the_logged_rounds() -> None:
         for i, entry in enumerate(request.moves):
             if state.phase is Phase.DRAW:
                 assert state.wall
-                assert state.seats[state.previous(state.turn)].discards
+                assert state.seats[previous_seat(state.turn, state.player_count)].discards
                 checked += 1
             result = apply_move_101(state, move_from_proto(entry.move, f"moves[{i}]"))
             if not result.legal or result.state is None:

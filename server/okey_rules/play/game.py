@@ -10,10 +10,7 @@ input (a seat that does not exist, a tile where none belongs) raises
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import fields
-from typing import Any, TypeVar
+from collections.abc import Iterable, Sequence
 
 from okey_rules.dealing.deal_types import Deal
 from okey_rules.errors import InvalidInputError, check_seat
@@ -36,45 +33,20 @@ from okey_rules.play.round_types import (
     Phase,
     RoundEnd,
 )
+from okey_rules.play.turns import (
+    discard,
+    draw,
+    fast_replace,
+    next_seat,
+    previous_seat,
+    take_discard,
+    with_seat,
+)
 from okey_rules.ruleset import Game
 from okey_rules.search.hand import check_hand, winning_discards
 from okey_rules.tiles import FACES, TILE_OF_CODE, format_tile
 
 MS_PER_SECOND = 1000
-
-_Value = TypeVar("_Value", GameState, SeatState)
-
-
-def _replacer(cls: type[Any]) -> Callable[[Any, dict[str, Any]], Any]:
-    """A `dataclasses.replace` for `cls` that reads every field in one C call.
-
-    Every move builds a new state, and `replace` walks the fields' metadata
-    on each call: that walk was most of a move's cost. The class is built
-    positionally, so every field must be an init field and not keyword-only.
-    """
-    specs = fields(cls)
-    if not all(spec.init and not spec.kw_only for spec in specs):
-        raise TypeError(f"{cls.__name__} has a field that cannot be passed positionally")
-    names = tuple(spec.name for spec in specs)
-    index = {name: i for i, name in enumerate(names)}
-    values_of = operator.attrgetter(*names)
-
-    def build(value: Any, changes: dict[str, Any]) -> Any:
-        values = list(values_of(value))
-        for name, changed in changes.items():
-            values[index[name]] = changed
-        return cls(*values)
-
-    return build
-
-
-_REPLACERS = {GameState: _replacer(GameState), SeatState: _replacer(SeatState)}
-
-
-def _replace(value: _Value, **changes: Any) -> _Value:
-    """`dataclasses.replace(value, **changes)` for a GameState or SeatState, faster."""
-    return _REPLACERS[type(value)](value, changes)  # type: ignore[no-any-return]
-
 
 def start_round(
     dealt: Deal, *, deal_id: str = "", round_number: int = 1, now_ms: int | None = None
@@ -211,7 +183,7 @@ def apply_move(state: GameState, move: Move, now_ms: int | None = None) -> Class
 
 def _legal(state: GameState, events: Iterable[Event]) -> ClassicResult:
     """A legal move's result: `state` (the move not yet counted) with the move counted."""
-    return MoveResult(True, _replace(state, move_number=state.move_number + 1), tuple(events))
+    return MoveResult(True, fast_replace(state, move_number=state.move_number + 1), tuple(events))
 
 
 def _played(state: GameState, events: Iterable[Event]) -> ClassicResult:
@@ -238,29 +210,23 @@ def _not_timed_out_message(state: GameState) -> str:
     return f"the turn's deadline ({state.deadline_ms} ms since the epoch) has not passed"
 
 
-def _with_seat(state: GameState, seat: int, **changes: object) -> tuple[SeatState, ...]:
-    seats = list(state.seats)
-    seats[seat] = _replace(seats[seat], **changes)
-    return tuple(seats)
-
-
 def _draw_from_wall(state: GameState, *, moves: int = 1) -> tuple[GameState, list[Event]]:
     """The seat on turn draws; the next state counts `moves` more moves (see `_played`)."""
-    seat = state.seats[state.turn]
-    code = state.wall[0]
-    next_state = _replace(
+    turn = state.turn
+    seats, wall, code = draw(state.seats, turn, state.wall, draws=state.seats[turn].draws + 1)
+    next_state = fast_replace(
         state,
         move_number=state.move_number + moves,
-        seats=_with_seat(state, state.turn, rack=(*seat.rack, code), draws=seat.draws + 1),
-        wall=state.wall[1:],
+        seats=seats,
+        wall=wall,
         phase=Phase.DISCARD,
     )
-    return next_state, [Event(EventKind.DREW_FROM_WALL, state.turn, code, private=True)]
+    return next_state, [Event(EventKind.DREW_FROM_WALL, turn, code, private=True)]
 
 
 def _top_discard(state: GameState) -> int:
     """The previous seat's discard: in classic Okey it has just discarded, so its pile has a top."""
-    return state.seats[state.previous_seat].discards[-1]
+    return state.seats[previous_seat(state.turn, state.player_count)].discards[-1]
 
 
 def _take_discard(state: GameState) -> tuple[GameState, list[Event]]:
@@ -269,33 +235,26 @@ def _take_discard(state: GameState) -> tuple[GameState, list[Event]]:
     With the wall empty the seat may take it only to finish with it (§8.5),
     so the state then holds the seat to declaring the win.
     """
-    source = state.previous_seat
-    pile = state.seats[source].discards
-    code = pile[-1]
-    seats = list(state.seats)
-    seats[source] = _replace(seats[source], discards=pile[:-1])
-    taker = seats[state.turn]
-    seats[state.turn] = _replace(taker, rack=(*taker.rack, code), draws=taker.draws + 1)
-    next_state = _replace(
+    turn = state.turn
+    source = previous_seat(turn, state.player_count)
+    seats, code = take_discard(state.seats, turn, source, draws=state.seats[turn].draws + 1)
+    next_state = fast_replace(
         state,
-        seats=tuple(seats),
+        seats=seats,
         phase=Phase.DISCARD,
         move_number=state.move_number + 1,
         must_finish=not state.wall,
     )
-    return next_state, [Event(EventKind.TOOK_DISCARD, state.turn, code, from_seat=source)]
+    return next_state, [Event(EventKind.TOOK_DISCARD, turn, code, from_seat=source)]
 
 
 def _discard(state: GameState, code: int, now_ms: int | None) -> tuple[GameState, list[Event]]:
     """The seat on turn discards `code`, ending its turn; the next state counts the move."""
-    seat = state.seats[state.turn]
-    rack = list(seat.rack)
-    rack.remove(code)
-    next_state = _replace(
+    next_state = fast_replace(
         state,
         move_number=state.move_number + 1,
-        seats=_with_seat(state, state.turn, rack=tuple(rack), discards=(*seat.discards, code)),
-        turn=(state.turn + 1) % state.player_count,
+        seats=discard(state.seats, state.turn, code),
+        turn=next_seat(state.turn, state.player_count),
         phase=Phase.DRAW,
         deadline_ms=_deadline(state.rules.move_timer_seconds, now_ms),
     )
@@ -315,7 +274,7 @@ def _end_round_drawn(state: GameState, move_number: int) -> tuple[GameState, lis
     """The round ends with no winner at move `move_number` (§8.5); `state.turn` is the
     seat that could not (or would not) finish with the last discard."""
     outcome = Outcome(RoundEnd.DRAWN, move_number=move_number, gosterme=_gosterme_claims(state))
-    next_state = _replace(
+    next_state = fast_replace(
         state, phase=Phase.ROUND_OVER, deadline_ms=0, outcome=outcome, must_finish=False
     )
     return next_state, [Event(EventKind.ROUND_DRAWN, state.turn, outcome=outcome)]
@@ -391,9 +350,9 @@ def _declare_win(state: GameState, code: int) -> ClassicResult:
         discard=code,
         hand=tuple(rack),
     )
-    next_state = _replace(
+    next_state = fast_replace(
         state,
-        seats=_with_seat(state, state.turn, rack=tuple(rack)),
+        seats=with_seat(state.seats, state.turn, rack=tuple(rack)),
         phase=Phase.ROUND_OVER,
         deadline_ms=0,
         outcome=outcome,
@@ -440,9 +399,9 @@ def _gosterme(state: GameState, seat: int) -> ClassicResult:
             IllegalReason.GOSTERME_WITHOUT_TILE,
             f"seat {seat} does not hold {format_tile(TILE_OF_CODE[twin])}, the indicator's twin",
         )
-    next_state = _replace(
+    next_state = fast_replace(
         state,
-        seats=_with_seat(state, seat, gosterme=True),
+        seats=with_seat(state.seats, seat, gosterme=True),
         gosterme_order=(*state.gosterme_order, seat),
     )
     return _legal(next_state, [Event(EventKind.GOSTERME, seat, twin)])

@@ -37,6 +37,15 @@ from okey_rules.play.round_types import (
     Phase,
     RoundEnd,
 )
+from okey_rules.play.turns import (
+    discard,
+    draw,
+    fast_replace,
+    next_seat,
+    previous_seat,
+    take_discard,
+    with_seat,
+)
 from okey_rules.rulebook import (
     OPENING_PAIRS,
     OPENING_POINTS,
@@ -239,13 +248,11 @@ def apply_move_101(state: State101, move: Move) -> Result101:
 
 
 def _seat(state: State101, seat: int, **changes: object) -> tuple[Seat101, ...]:
-    seats = list(state.seats)
-    seats[seat] = replace(seats[seat], **changes)  # type: ignore[arg-type]
-    return tuple(seats)
+    return with_seat(state.seats, seat, **changes)
 
 
 def _moved(state: State101, events: list[Event], **changes: object) -> Result101:
-    after = replace(state, move_number=state.move_number + 1, **changes)  # type: ignore[arg-type]
+    after = fast_replace(state, move_number=state.move_number + 1, **changes)
     return MoveResult(True, after, tuple(events))
 
 
@@ -253,23 +260,18 @@ def _draw(state: State101) -> Result101:
     if not state.wall:
         return _illegal(IllegalReason.WALL_EMPTY, "the bank is empty")
     seat = state.turn
-    tile = state.wall[0]
-    rack = (*state.seats[seat].rack, tile)
+    seats, wall, tile = draw(state.seats, seat, state.wall)
     event = Event(EventKind.DREW_FROM_WALL, seat, tile, private=True)
-    return _moved(state, [event], seats=_seat(state, seat, rack=rack), wall=state.wall[1:],
-                  phase=Phase.DISCARD)
+    return _moved(state, [event], seats=seats, wall=wall, phase=Phase.DISCARD)
 
 
 def _take(state: State101) -> Result101:
     seat = state.turn
-    giver = state.previous(seat)
-    pile = state.seats[giver].discards
-    if not pile:
+    giver = previous_seat(seat, state.player_count)
+    if not state.seats[giver].discards:
         return _illegal(IllegalReason.DISCARD_PILE_EMPTY,
                         f"seat {giver}'s discard pile is empty: draw from the bank")
-    tile = pile[-1]
-    seats = _seat(state, giver, discards=pile[:-1])
-    seats = _seat(replace(state, seats=seats), seat, rack=(*state.seats[seat].rack, tile))
+    seats, tile = take_discard(state.seats, seat, giver)
     event = Event(EventKind.TOOK_DISCARD, seat, tile, from_seat=giver)
     return _moved(state, [event], seats=seats, phase=Phase.DISCARD, taken=tile)
 
@@ -286,18 +288,17 @@ def _return_discard(state: State101, _move: Move) -> Result101:
     if not state.wall:
         return _illegal(IllegalReason.WALL_EMPTY, "the bank is empty: the discard must be used")
     seat = state.turn
-    giver = state.previous(seat)
+    giver = previous_seat(seat, state.player_count)
     tile = state.taken
     assert tile is not None
-    rack = [code for code in state.seats[seat].rack if code != tile]
-    drawn = state.wall[0]
+    rack = tuple(code for code in state.seats[seat].rack if code != tile)
     seats = _seat(state, giver, discards=(*state.seats[giver].discards, tile))
-    seats = _seat(replace(state, seats=seats), seat, rack=(*rack, drawn))
+    seats, wall, drawn = draw(with_seat(seats, seat, rack=rack), seat, state.wall)
     events = [
         Event(EventKind.RETURNED_DISCARD, seat, tile, from_seat=giver),
         Event(EventKind.DREW_FROM_WALL, seat, drawn, private=True),
     ]
-    return _moved(state, events, seats=seats, wall=state.wall[1:], taken=None)
+    return _moved(state, events, seats=seats, wall=wall, taken=None)
 
 
 def _resolved(
@@ -557,8 +558,7 @@ def _discard(state: State101, move: Move) -> Result101:
     if _taken_pending(state):
         return _illegal(IllegalReason.TAKEN_DISCARD_NOT_USED,
                         "the discard taken this turn must be laid, or returned for a bank tile")
-    rack = tuple(c for c in held.rack if c != code)
-    finishing = not rack
+    finishing = len(held.rack) == 1
     wild = is_wild(TILE_OF_CODE[code], state.okey)
     penalties = []
     if not finishing:
@@ -566,8 +566,7 @@ def _discard(state: State101, move: Move) -> Result101:
             penalties.append(Penalty.OKEY_DISCARDED)
         elif could_lay_off(state, code):
             penalties.append(Penalty.DISCARD_COULD_BE_LAID_OFF)
-    seats = _seat(state, seat, rack=rack, discards=(*held.discards, code),
-                  penalties=(*held.penalties, *penalties))
+    seats = discard(state.seats, seat, code, penalties=(*held.penalties, *penalties))
     events = [Event(EventKind.DISCARDED, seat, code)]
     events += [Event(EventKind.PENALTY, seat, penalty=p, points=PENALTY_POINTS)
                for p in penalties]
@@ -591,8 +590,8 @@ def _discard(state: State101, move: Move) -> Result101:
         events.append(Event(EventKind.ROUND_DRAWN, seat, outcome=outcome))
         return MoveResult(True, replace(after, phase=Phase.ROUND_OVER, outcome=outcome),
                          tuple(events))
-    next_seat = (seat + 1) % state.player_count
-    after = replace(after, turn=next_seat, phase=Phase.DRAW, turn_start=after.move_number)
+    after = replace(after, turn=next_seat(seat, state.player_count), phase=Phase.DRAW,
+                    turn_start=after.move_number)
     return MoveResult(True, after, tuple(events))
 
 

@@ -127,9 +127,6 @@ class State101:
     def okey(self) -> Tile:
         return okey_for(Tile.from_code(self.indicator))
 
-    def previous(self, seat: int) -> int:
-        return (seat - 1) % self.player_count
-
 
 # A replayed 101 move log: the same type as classic's (okey_rules.play.results).
 Replay101 = ReplayResult[State101]

@@ -77,11 +77,6 @@ class GameState:
         """The okey face, as a copy-0 tile."""
         return okey_for(TILE_OF_CODE[self.indicator])
 
-    @property
-    def previous_seat(self) -> int:
-        """The seat that plays before the seat on turn: its discard is the one to take."""
-        return (self.turn - 1) % self.player_count
-
     def gosterme_tile(self) -> int:
         """The code of the indicator's twin: the tile gösterme shows."""
         return (self.indicator + FACES) % (2 * FACES)
