@@ -13,6 +13,15 @@ has the most to weigh). Each corpus is timed PASSES times after a warm-up
 on racks of other seeds; the pass with the lowest p99 is reported, every
 pass printed.
 
+Before and after (issue 25, point 7): the search as it was at f9b2144
+(bench/opening_before.py, the baseline, kept for this comparison) and the
+engine's current one, on the same dealt racks in the same run, passes
+interleaved (before, after, after, before, ...) so that a machine that
+speeds up or slows down weighs on both; the median over passes of each
+pass's median and p99, their ratios (target: median at most 0.6 of the
+baseline's, p99 no worse), and the medians by kind of rack (okeys held,
+value under 50). Both must give the same answers on every rack.
+
 Over gRPC: an okey-server subprocess driven the way rpc_bench drives it
 (same client, IN_FLIGHT calls outstanding, the same number of calls of
 each kind in interleaved rounds, requests serialized up front and answers
@@ -172,6 +181,127 @@ def in_process() -> None:
         )
 
 
+# --- before and after ------------------------------------------------------------
+
+COMPARED_PASSES = 6
+TARGET_MEDIAN_RATIO = 0.6
+
+
+def _latencies_in_order(racks: Sequence[Rack], work: Callable[[Rack], object]) -> list[int]:
+    """Per-rack wall-clock ns (GC paused), in the racks' order."""
+    latencies = []
+    clock = time.perf_counter_ns
+    gc.disable()
+    try:
+        for rack in racks:
+            started = clock()
+            work(rack)
+            latencies.append(clock() - started)
+    finally:
+        gc.enable()
+    return latencies
+
+
+def _answer(openings: Any) -> tuple[Any, ...]:
+    melds, pairs = openings
+    return (melds.arrangement, melds.value, melds.okeys_used, melds.unused, pairs.arrangement)
+
+
+def before_and_after() -> dict[str, float]:
+    """The baseline's and the engine's search on the same dealt racks, in one run.
+
+    Returns the ratios (after / before) of the medians and of the p99s.
+    """
+    import opening_before
+    from okey_rules import preset
+    from okey_rules.search import opening
+
+    rules = preset("101")
+    racks = dealt_racks(RACKS, SEEDS["dealt"])
+    versions: dict[str, Callable[[Rack], object]] = {
+        "before (bench/opening_before.py, f9b2144)": (
+            lambda rack: opening_before.best_openings(rack[0], rack[1], rules)
+        ),
+        "after (okey_rules.search.opening)": (
+            lambda rack: opening.best_openings(rack[0], rack[1], rules)
+        ),
+    }
+    before_name, after_name = versions
+    for tiles, okey in racks:
+        answers = [_answer(work((tiles, okey))) for work in versions.values()]
+        if answers[0] != answers[1]:
+            raise AssertionError(f"before and after differ on {tiles} (okey {okey})")
+    warm_up = dealt_racks(RACKS // 4, SEEDS["warm-up"])
+    for work in versions.values():
+        for rack in warm_up:
+            work(rack)
+    runs: dict[str, list[list[int]]] = {name: [] for name in versions}
+    for index in range(COMPARED_PASSES):
+        order = list(versions) if index % 2 == 0 else list(versions)[::-1]
+        for name in order:
+            runs[name].append(_latencies_in_order(racks, versions[name]))
+
+    def summary(name: str) -> tuple[float, float, float]:
+        passes = [sorted(latencies) for latencies in runs[name]]
+        medians = sorted(_ms(p, 0.5) for p in passes)
+        p99s = sorted(_ms(p, 0.99) for p in passes)
+        middle = len(passes) // 2
+        return medians[middle], p99s[middle], max(p[-1] for p in passes) / 1e6
+
+    print(
+        f"== BestOpening before and after, {RACKS:,} dealt racks, {COMPARED_PASSES} interleaved"
+        " passes (same answers on every rack) =="
+    )
+    print(f"{'search':44} {'median ms':>9} {'p99 ms':>8} {'max ms':>8}")
+    figures = {name: summary(name) for name in versions}
+    for name, (median, p99, worst) in figures.items():
+        print(f"{name:44} {median:9.3f} {p99:8.3f} {worst:8.2f}")
+    median_ratio = figures[after_name][0] / figures[before_name][0]
+    p99_ratio = figures[after_name][1] / figures[before_name][1]
+    per_pass = [
+        sorted(a)[len(a) // 2] / sorted(b)[len(b) // 2]
+        for a, b in zip(runs[after_name], runs[before_name], strict=True)
+    ]
+    print(
+        f"after/before: median {median_ratio:.2f} (target <= {TARGET_MEDIAN_RATIO}:"
+        f" {'met' if median_ratio <= TARGET_MEDIAN_RATIO else 'NOT MET'}),"
+        f" p99 {p99_ratio:.2f} ({'not worse' if p99_ratio <= 1 else 'WORSE'});"
+        f" median ratio per pass {' '.join(f'{r:.2f}' for r in per_pass)}"
+    )
+    _by_kind(racks, runs, before_name, after_name, rules)
+    return {"median": median_ratio, "p99": p99_ratio}
+
+
+def _by_kind(
+    racks: Sequence[Rack],
+    runs: dict[str, list[list[int]]],
+    before_name: str,
+    after_name: str,
+    rules: Any,
+) -> None:
+    """Median ms per kind of rack, before and after (each rack's fastest pass)."""
+    from okey_rules.search.opening import best_opening
+
+    fastest = {name: [min(times) for times in zip(*runs[name], strict=True)] for name in runs}
+    kinds: dict[str, list[int]] = {}
+    for index, (tiles, okey) in enumerate(racks):
+        okeys = sum(tile.face == okey.face for tile in tiles)
+        kinds.setdefault(f"{okeys} okey{'s' if okeys != 1 else ''}", []).append(index)
+        worth = best_opening(tiles, okey, rules).value
+        kinds.setdefault("worth under 50" if worth < 50 else "worth 50 or more", []).append(index)
+    print(f"{'racks by kind':24} {'racks':>6} {'before ms':>9} {'after ms':>9} {'ratio':>6}")
+    for kind in sorted(kinds):
+        indexes = kinds[kind]
+        medians = [
+            sorted(fastest[name][i] for i in indexes)[len(indexes) // 2] / 1e6
+            for name in (before_name, after_name)
+        ]
+        print(
+            f"{kind:24} {len(indexes):6} {medians[0]:9.3f} {medians[1]:9.3f}"
+            f" {medians[1] / medians[0]:6.2f}"
+        )
+
+
 # --- over gRPC ------------------------------------------------------------------
 
 
@@ -240,6 +370,7 @@ def over_grpc(server_args: Sequence[str] = ()) -> None:
 
 
 def run(server_args: Sequence[str] = ()) -> None:
+    before_and_after()
     in_process()
     over_grpc(server_args)
 
