@@ -82,6 +82,8 @@ _State = tuple[tuple[RunState, ...], int, tuple[int, ...]]
 _Entry = tuple[int, int, int]
 # More okeys than exist: a run that can never be finished.
 _NEVER = 99
+# Where each colour's faces start (colour * 13).
+_COLOUR_BASES = tuple(colour * NUMBERS for colour in range(COLOURS))
 # One more than the largest choice at a position: 13 base-3 digits.
 _CHOICES = 3 ** (3 * COLOURS + 1)
 # Tiles of one number laid in sets: valid with no tile, 3 or 4 of different
@@ -271,27 +273,34 @@ def _best_layout(
         # Ones are kept back at position 1 only for a high position some meld can reach.
         keep_ones = high_live and position == 1
         # Naturals per colour here and at the next two positions (None: past the last).
-        here = [counts[c * NUMBERS + index % NUMBERS] for c in range(COLOURS)]
-        ahead: list[_Ahead] = [
-            (
-                counts[c * NUMBERS + (index + 1) % NUMBERS] if index + 1 < last else None,
-                counts[c * NUMBERS + (index + 2) % NUMBERS] if index + 2 < last else None,
-            )
-            for c in range(COLOURS)
+        number = index % NUMBERS
+        here = [
+            counts[number],
+            counts[number + NUMBERS],
+            counts[number + 2 * NUMBERS],
+            counts[number + 3 * NUMBERS],
         ]
+        if index + 2 < last:
+            first, second = (index + 1) % NUMBERS, (index + 2) % NUMBERS
+            ahead: list[_Ahead] = [
+                (counts[base + first], counts[base + second]) for base in _COLOUR_BASES
+            ]
+        else:
+            ahead = [
+                (counts[base + (index + 1) % NUMBERS] if index + 1 < last else None, None)
+                for base in _COLOUR_BASES
+            ]
         # A set holds three colours or more: those held here, okeys for the others.
-        colours_here = 0 if high else sum(1 for held in here if held)
+        colours_here = 0 if high else 4 - here.count(0)
         # (sets possible, ones kept back) for a state with no okey left, one, two.
         options = [(colours_here + left >= 3, keep_ones) for left in range(wilds + 1)]
         reached: dict[_State, _Entry] = {}
-        plain_position = not high and not keep_ones
-        for (runs, spent, kept), entry in states.items():
+        plain = None if high or keep_ones else (here, ahead, colours_here >= 3, points)
+        for key, entry in states.items():
+            runs, spent, kept = key
             left = wilds - spent
-            if not left and plain_position:
-                _step_without_okeys(
-                    runs, here, ahead, colours_here >= 3, reached,
-                    spent=spent, kept=kept, points=points, entry=entry,
-                )
+            if not left and plain:
+                _step_without_okeys(key, entry, plain, reached)
                 continue
             per_colour: list[tuple[tuple[Move, int], ...]] = []
             for c in range(COLOURS):
@@ -425,26 +434,24 @@ _PLAIN_IDLE: tuple[_Plain, ...] = ((_NO_RUNS, 0, 0, 0),)
 
 
 def _step_without_okeys(
-    runs: tuple[RunState, ...],
-    here: list[int],
-    ahead: list[_Ahead],
-    sets_possible: bool,
-    reached: dict[_State, _Entry],
-    *,
-    spent: int,
-    kept: tuple[int, ...],
-    points: int,
+    state: _State,
     entry: _Entry,
+    position: tuple[list[int], list[_Ahead], bool, int],
+    reached: dict[_State, _Entry],
 ) -> None:
     """`_combine` for a state with no okey left (not at position 1 where ones are kept back,
     nor at the high position): the same states reached, with the same best entries.
 
+    `position`: the naturals per colour here and at the next two positions,
+    whether sets are possible, and the points a tile laid here is worth.
     With no okey left, the colours' run states after this position say how
     many naturals each lays in runs; what is left of each colour may go in
     sets, and which of it does changes no state, only the value and the
     choice. So each way the runs go on needs one allocation to sets: the best
     (`_best_sets`), not every one.
     """
+    runs, spent, kept = state
+    here, ahead, sets_possible, points = position
     per_colour = []
     for colour in range(COLOURS):
         runs_c = runs[colour]
