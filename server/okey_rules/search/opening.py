@@ -82,6 +82,9 @@ _State = tuple[tuple[RunState, ...], int, tuple[int, ...]]
 _Entry = tuple[int, int, int]
 # More okeys than exist: a run that can never be finished.
 _NEVER = 99
+# The positions decided in turn: 1 to 13, then the 1 played high where 12-13-1 is a run.
+_POSITIONS = tuple(range(1, NUMBERS + 1))
+_POSITIONS_WRAP = (*_POSITIONS, HIGH_ONE)
 # Where each colour's faces start (colour * 13).
 _COLOUR_BASES = tuple(colour * NUMBERS for colour in range(COLOURS))
 # One more than the largest choice at a position: 13 base-3 digits.
@@ -202,7 +205,7 @@ def _melds_opening(
     if not any(reach):
         # No natural fits in any meld (and okeys alone make none): nothing to lay.
         return MeldOpening(Arrangement(()), 0, False, 0, _unused(tiles, [0] * FACES, 0, okey_face))
-    positions = (*range(1, NUMBERS + 1), *((HIGH_ONE,) if wrap else ()))
+    positions = _POSITIONS_WRAP if wrap else _POSITIONS
     layout = [
         (index, _choice(number))
         for index, number in _best_layout(_laid_counts(counts, reach), wilds, positions, reach)
@@ -774,16 +777,15 @@ def _unused(
     tiles: Sequence[Tile], used: list[int], okeys_used: int, okey_face: int
 ) -> tuple[Tile, ...]:
     """The tiles left on the rack in tile order, copies after the ones laid."""
-    held = [0] * FACES
-    for tile in tiles:
-        held[tile.face] += 1
-    used = list(used)
-    used[okey_face] = okeys_used
-    return tuple(
-        TILE_OF_CODE[face + FACES * copy]
-        for face in range(FACES)
-        for copy in range(used[face], held[face])
-    )
+    left = []
+    face_before = -1
+    copy = 0
+    for face in sorted([tile.face for tile in tiles]):
+        copy = copy + 1 if face == face_before else 0
+        face_before = face
+        if copy >= (okeys_used if face == okey_face else used[face]):
+            left.append(TILE_OF_CODE[face + FACES * copy])
+    return tuple(left)
 
 
 # --- the pairs -----------------------------------------------------------------
