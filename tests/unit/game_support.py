@@ -8,14 +8,16 @@ state a test builds still holds each of the 106 tiles exactly once.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from okey_rules.dealing.deal import deal
 from okey_rules.play.game import apply_move, check_playable, legal_moves, start_round
-from okey_rules.play.game_types import GameState, MoveResult
+from okey_rules.play.game_types import ClassicResult, GameState
 from okey_rules.play.round_types import EventKind, Move, MoveKind, Outcome, Phase
+from okey_rules.play.view_types import sees_whole_pile
 from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import FACES, TILE_COUNT, TILE_OF_CODE, Tile, parse_tile, parse_tiles
 
@@ -176,7 +178,7 @@ def play(state: GameState, move: Move, now_ms: int | None = None) -> GameState:
     return result.state
 
 
-def refused(state: GameState, move: Move, now_ms: int | None = None) -> MoveResult:
+def refused(state: GameState, move: Move, now_ms: int | None = None) -> ClassicResult:
     """Applies a move that must be illegal: no state, no events, a reason and a message."""
     result = apply_move(state, move, now_ms)
     assert not result.legal
@@ -319,5 +321,32 @@ def outcome_of(state: GameState) -> Outcome:
     return state.outcome
 
 
-def events_of(result: MoveResult) -> list[EventKind]:
+def events_of(result: ClassicResult) -> list[EventKind]:
     return [event.kind for event in result.events]
+
+
+def hidden_from(state: GameState, viewer: int) -> list[int]:
+    """The tiles `viewer` may not see: other racks, the wall, buried discards it cannot see."""
+    hidden = [c for seat, s in enumerate(state.seats) if seat != viewer for c in s.rack]
+    hidden += state.wall
+    for owner, held in enumerate(state.seats):
+        if not sees_whole_pile(viewer, owner, state.player_count):
+            hidden += held.discards[:-1]
+    return hidden
+
+
+def reshuffled(state: GameState, viewer: int, rng: random.Random) -> GameState:
+    """`state` with the tiles hidden from `viewer` dealt out again in another
+    order (same sizes everywhere): a position `viewer` cannot tell apart."""
+    hidden = hidden_from(state, viewer)
+    rng.shuffle(hidden)
+    tiles = iter(hidden)
+    seats = []
+    for seat, held in enumerate(state.seats):
+        rack = held.rack if seat == viewer else tuple(next(tiles) for _ in held.rack)
+        pile = held.discards
+        if pile and not sees_whole_pile(viewer, seat, state.player_count):
+            pile = (*(next(tiles) for _ in pile[:-1]), pile[-1])
+        seats.append(dataclasses.replace(held, rack=rack, discards=pile))
+    wall = tuple(next(tiles) for _ in state.wall)
+    return dataclasses.replace(state, seats=tuple(seats), wall=wall)

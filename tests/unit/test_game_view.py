@@ -16,6 +16,7 @@ from game_support import (
     draw,
     play,
     random_round,
+    reshuffled,
     start,
 )
 from hypothesis import given, settings
@@ -41,33 +42,6 @@ VIEW_FIELDS = {
 }  # fmt: skip
 SEAT_VIEW_FIELDS = {"seat", "rack_size", "discard_count", "discards", "whole_pile", "gosterme",
                     "opened", "penalties"}  # the last two: Okey 101's, empty in classic
-
-
-def hidden_from(state: GameState, viewer: int) -> list[int]:
-    """The tiles `viewer` may not see: other racks, the wall, buried discards it cannot see."""
-    hidden = [c for seat, s in enumerate(state.seats) if seat != viewer for c in s.rack]
-    hidden += state.wall
-    for owner, held in enumerate(state.seats):
-        if not sees_whole_pile(viewer, owner, state.player_count):
-            hidden += held.discards[:-1]
-    return hidden
-
-
-def reshuffled(state: GameState, viewer: int, rng: random.Random) -> GameState:
-    """`state` with the tiles hidden from `viewer` dealt out again in another
-    order (same sizes everywhere): a position `viewer` cannot tell apart."""
-    hidden = hidden_from(state, viewer)
-    rng.shuffle(hidden)
-    tiles = iter(hidden)
-    seats = []
-    for seat, held in enumerate(state.seats):
-        rack = held.rack if seat == viewer else tuple(next(tiles) for _ in held.rack)
-        pile = held.discards
-        if pile and not sees_whole_pile(viewer, seat, state.player_count):
-            pile = (*(next(tiles) for _ in pile[:-1]), pile[-1])
-        seats.append(dataclasses.replace(held, rack=rack, discards=pile))
-    wall = tuple(next(tiles) for _ in state.wall)
-    return dataclasses.replace(state, seats=tuple(seats), wall=wall)
 
 
 def assert_view_of(state: GameState, seat: int, view: PlayerView) -> None:

@@ -12,6 +12,111 @@
  */
 export type Bytes = string | Uint8Array;
 
+/**
+ * A hand to analyze: as in CheckHand (the hand and the wild), or a round's
+ * sealed state and a seat (the seat's rack, seen as the seat sees the table).
+ */
+export type AnalyzeHandRequest = {
+  /** A named preset, as in CheckHand. Fields set in `ruleset` override it. */
+  preset: string;
+  /**
+   * Rule options; unset fields come from the preset (or, with `state`, the
+   * round's rules).
+   */
+  ruleset?: Ruleset;
+  /**
+   * Tiles the seat has seen besides its hand and the indicator (discards),
+   * to count unseen copies from: without them (and without `state`), only
+   * the hand and the indicator are seen.
+   */
+  seen?: TileList;
+  /**
+   * A classic round's sealed state, as the server issued it: the hand is
+   * `seat`'s rack and the seen tiles are everything that seat's view shows.
+   * Given with a hand, ruleset or wild, it is INVALID_ARGUMENT.
+   */
+  state: Bytes;
+  /** With `state`: whose rack and view. */
+  seat: number;
+}
+/**
+ * oneof hand_form (at most one of hand, handNotation):
+ * The hand: 14 tiles, or 15 to ask which discard keeps it closest to a
+ * win. Required unless `state` is given.
+ */
+& (
+  | {
+      /** The hand as tiles (copy indexes are ignored). */
+      hand: TileList;
+      handNotation?: never;
+    }
+  | {
+      hand?: never;
+      /** The hand in notation, e.g. "R1 R2 R3 Y7 B7 K7 F ...". */
+      handNotation: string;
+    }
+  | { hand?: never; handNotation?: never; }
+)
+/**
+ * oneof wild (at most one of indicator, okey, indicatorNotation, okeyNotation):
+ * The wild, as in CheckHand. Required unless `state` is given.
+ */
+& (
+  | {
+      /** The face-up indicator. */
+      indicator: Tile;
+      okey?: never;
+      indicatorNotation?: never;
+      okeyNotation?: never;
+    }
+  | {
+      indicator?: never;
+      /** The okey itself. */
+      okey: Tile;
+      indicatorNotation?: never;
+      okeyNotation?: never;
+    }
+  | {
+      indicator?: never;
+      okey?: never;
+      /** The indicator in notation, e.g. "R4". */
+      indicatorNotation: string;
+      okeyNotation?: never;
+    }
+  | {
+      indicator?: never;
+      okey?: never;
+      indicatorNotation?: never;
+      /** The okey in notation, e.g. "R5". */
+      okeyNotation: string;
+    }
+  | { indicator?: never; okey?: never; indicatorNotation?: never; okeyNotation?: never; }
+);
+
+/** The analysis of a hand. */
+export interface AnalyzeHandResponse {
+  /** The resolved rules the hand was judged under. */
+  ruleset?: Ruleset;
+  /** The indicator and the okey. */
+  indicator?: Tile;
+  /** The okey (the wild). */
+  okey?: Tile;
+  /** 14 tiles: how far they are from a win. Unset for 15 tiles. */
+  distance?: HandDistance;
+  /** 15 tiles: every distinct discard, in tile order. Empty for 14 tiles. */
+  discards: DiscardAnalysis[];
+  /**
+   * 15 tiles: the index in `discards` of the best one (lowest distance,
+   * then most useful unseen copies).
+   */
+  bestDiscard: number;
+  /**
+   * True when unseen copies count what a seat's view shows (`state`) or the
+   * `seen` tiles; false when only the hand and the indicator are seen.
+   */
+  fromView: boolean;
+}
+
 /** A request to apply one move. */
 export interface ApplyMoveRequest {
   /** The sealed state (an opaque token) as the server issued it. */
@@ -550,6 +655,23 @@ export interface DealResponse {
   status?: RoundStatus;
 }
 
+/** One distinct discard of 15 tiles. */
+export interface DiscardAnalysis {
+  /** The tile to discard (copy 0 of its face). */
+  tile?: Tile;
+  /** True when the discard is an okey. */
+  okey: boolean;
+  /** How far the 14 left are from a win. */
+  distance?: HandDistance;
+  /**
+   * Each face that, drawn into those 14 and followed by the best discard,
+   * lowers the distance, in tile order.
+   */
+  usefulDraws: UsefulDraw[];
+  /** Unseen copies of every useful face, together. */
+  usefulUnseen: number;
+}
+
 /**
  * Why a request was refused. Every INVALID_ARGUMENT answer carries a
  * google.rpc.ErrorInfo (domain "okey-rules") whose `reason` is the name of
@@ -661,6 +783,23 @@ export interface GostermeClaim {
   seat: number;
   /** The tile it showed (the twin of the indicator). */
   tile?: Tile;
+}
+
+/**
+ * How far 14 tiles are from a win: the fewest of them to replace by tiles
+ * that could exist beside the rest.
+ */
+export interface HandDistance {
+  /** Every tile in sets and runs. */
+  melds: number;
+  /** Seven pairs. */
+  sevenPairs: number;
+  /** Kafa (only when the rules play it; else 0 and `kafa_played` false). */
+  kafa: number;
+  /** Whether the rules play kafa. */
+  kafaPlayed: boolean;
+  /** The smallest of them: 0 exactly when the hand wins. */
+  best: number;
 }
 
 /** Why a move is illegal. */
@@ -1521,6 +1660,36 @@ export interface StackedRack {
   tiles: Tile[];
 }
 
+/** A move to suggest for a seat. */
+export interface SuggestMoveRequest {
+  /** The round's sealed state, as the server issued it. */
+  state: Bytes;
+  /** The seat to play for. */
+  seat: number;
+  /**
+   * 1: a random legal move; 2: greedy on the distance to a win and the
+   * useful draws (Okey 101: on the best opening); 3: weighs what the seat has
+   * seen and looks ahead over unseen tiles. 0 means 2.
+   */
+  level: number;
+  /** The caller's clock, for a timed classic turn (as in LegalMoves). */
+  now?: string /* RFC 3339 timestamp, e.g. "2026-12-01T18:00:00Z" */;
+}
+
+/** The suggested move. */
+export interface SuggestMoveResponse {
+  /**
+   * A legal move for `seat`, ready for ApplyMove. Unset when the seat has no
+   * move now (it is another seat's turn, or the round is over): `reason`
+   * says why.
+   */
+  move?: Move;
+  /** Why, in one line. */
+  reason: string;
+  /** The level that chose it. */
+  level: number;
+}
+
 /** Okey 101: a meld on the table. */
 export interface TableMeld {
   /** Its index, as LAY_OFF names it. */
@@ -1601,6 +1770,14 @@ export interface TileList {
   tiles: Tile[];
 }
 
+/** A tile face that lowers the distance when drawn. */
+export interface UsefulDraw {
+  /** The face (copy 0). */
+  tile?: Tile;
+  /** Its copies the seat has not seen (0, 1 or 2). */
+  unseen: number;
+}
+
 /** How a hand wins. */
 export type WinKind = 'WIN_KIND_UNSPECIFIED' | 'WIN_KIND_MELDS' | 'WIN_KIND_SEVEN_PAIRS' | 'WIN_KIND_KAFA';
 export declare const WinKind: {
@@ -1627,6 +1804,10 @@ export interface WinningDiscard {
 
 /** Every unary method of okey.v1: [request, response] by service and method. */
 export interface OkeyMethods {
+  'okey.v1.AnalysisService': {
+    AnalyzeHand: [AnalyzeHandRequest, AnalyzeHandResponse];
+    SuggestMove: [SuggestMoveRequest, SuggestMoveResponse];
+  };
   'okey.v1.DealService': {
     Deal: [DealRequest, DealResponse];
     RevealSeed: [RevealSeedRequest, RevealSeedResponse];

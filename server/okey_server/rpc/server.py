@@ -11,6 +11,8 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from okey.v1 import (
+    analysis_pb2,
+    analysis_pb2_grpc,
     deal_pb2,
     deal_pb2_grpc,
     game_pb2,
@@ -24,6 +26,7 @@ from okey.v1 import (
 from okey_server.rpc.config import Config
 from okey_server.rpc.reflection import enable_reflection
 from okey_server.rpc.rpc_wrapper import Activity, RpcWrapperInterceptor
+from okey_server.services.analysis_servicer import AnalysisServicer
 from okey_server.services.deal_servicer import DealServicer
 from okey_server.services.game_servicer import GameServicer
 from okey_server.services.hand_servicer import HandServicer
@@ -37,6 +40,7 @@ SERVICES = (
     deal_pb2.DESCRIPTOR.services_by_name["DealService"].full_name,
     game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
     scoring_pb2.DESCRIPTOR.services_by_name["ScoringService"].full_name,
+    analysis_pb2.DESCRIPTOR.services_by_name["AnalysisService"].full_name,
 )
 # Draining, the server keeps answering until no unary RPC has run for this
 # long: calls a client sent just before the signal may not have reached a
@@ -202,6 +206,7 @@ async def create_server(
     deal_pb2_grpc.add_DealServiceServicer_to_server(DealServicer(config), server)
     game_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(config), server)
     scoring_pb2_grpc.add_ScoringServiceServicer_to_server(ScoringServicer(config), server)
+    analysis_pb2_grpc.add_AnalysisServiceServicer_to_server(AnalysisServicer(config), server)
     health_servicer = health_servicer or HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(
         # Duck-typed: the registration reads only Check, Watch and List.

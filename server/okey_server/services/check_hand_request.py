@@ -2,7 +2,8 @@
 
 The hand and the wild are `oneof`s in the request; every check that can fail
 names the request field at fault. BestOpening's request has the same wild
-(and rack) fields, so `indicator_and_okey` and `hand_error` serve it too.
+(and rack) fields, so `indicator_and_okey` and `hand_error` serve it too;
+AnalyzeHand's has the same hand and wild.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from okey.v1 import hand_pb2, ruleset_pb2
+from okey.v1 import analysis_pb2, hand_pb2, ruleset_pb2
 from okey_rules.errors import InvalidInputError
 from okey_rules.rulebook import HAND_SIZE
 from okey_rules.ruleset import Game, Ruleset, preset
@@ -93,7 +94,7 @@ def refuse_okey_101(preset_name: str, message: ruleset_pb2.Ruleset) -> None:
     )
 
 
-def hand_tiles(request: hand_pb2.CheckHandRequest) -> list[Tile]:
+def hand_tiles(request: hand_pb2.CheckHandRequest | analysis_pb2.AnalyzeHandRequest) -> list[Tile]:
     """The 14 or 15 tiles of the request, from `hand` or `hand_notation` (the oneof)."""
     form = request.WhichOneof("hand_form")
     if form is None:
@@ -142,7 +143,8 @@ _BY_INDICATOR_FACE, _BY_OKEY_FACE = _wild_tables()
 
 
 def indicator_and_okey(
-    request: hand_pb2.CheckHandRequest | hand_pb2.BestOpeningRequest,
+    request: (hand_pb2.CheckHandRequest | hand_pb2.BestOpeningRequest
+              | analysis_pb2.AnalyzeHandRequest),
 ) -> tuple[Tile, Tile]:
     """The indicator and the okey from whichever member of the `wild` oneof is set."""
     field = request.WhichOneof("wild")

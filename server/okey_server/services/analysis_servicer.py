@@ -1,0 +1,56 @@
+"""okey.v1.AnalysisService: a hand's distance to a win and its useful draws
+(okey_rules.analysis), and a bot's move for a seat."""
+
+from __future__ import annotations
+
+import grpc
+from okey.v1 import analysis_pb2, analysis_pb2_grpc
+from okey_rules.analysis.hand_analysis import analyze_hand, analyze_seat
+from okey_rules.errors import InvalidInputError
+from okey_rules.play.round import round_of
+
+from okey_server.rpc.config import Config
+from okey_server.services.check_hand_request import (
+    hand_error,
+    hand_tiles,
+    indicator_and_okey,
+    refuse_okey_101,
+)
+from okey_server.wire.convert_analysis import (
+    analysis_answer,
+    refuse_hand_beside_state,
+    seen_tiles,
+)
+from okey_server.wire.convert_ruleset import ruleset_from_proto
+from okey_server.wire.convert_state import state_from_token
+from okey_server.wire.sealing import KeyRing
+
+
+class AnalysisServicer(analysis_pb2_grpc.AnalysisServiceServicer):
+    """Thin: the analysis and the bots are the engine's; this class only translates."""
+
+    def __init__(self, config: Config) -> None:
+        self._keys = KeyRing(config.signing_key, config.previous_signing_keys)
+
+    async def AnalyzeHand(  # noqa: N802 (the RPC's name)
+        self, request: analysis_pb2.AnalyzeHandRequest,
+        _context: grpc.aio.ServicerContext[
+            analysis_pb2.AnalyzeHandRequest, analysis_pb2.AnalyzeHandResponse
+        ],
+    ) -> analysis_pb2.AnalyzeHandResponse:
+        if request.state:
+            refuse_hand_beside_state(request)
+            state = state_from_token(request.state, self._keys)
+            found, _, okey = analyze_seat(round_of(state).view(state, request.seat))
+            return analysis_answer(found, okey, state.rules)
+        refuse_okey_101(request.preset, request.ruleset)
+        tiles = hand_tiles(request)
+        _, okey = indicator_and_okey(request)
+        rules = ruleset_from_proto(request.preset, request.ruleset)
+        seen = seen_tiles(request)
+        hand_field = "hand.tiles" if request.HasField("hand") else "hand_notation"
+        try:
+            found = analyze_hand(tiles, okey, rules, seen)
+        except InvalidInputError as exc:
+            raise hand_error(exc, hand_field) from None
+        return analysis_answer(found, okey, rules)
