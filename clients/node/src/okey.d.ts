@@ -25,12 +25,6 @@ export type AnalyzeHandRequest = {
    */
   ruleset?: Ruleset;
   /**
-   * Tiles the seat has seen besides its hand and the indicator (discards),
-   * to count unseen copies from: without them (and without `state`), only
-   * the hand and the indicator are seen.
-   */
-  seen?: TileList;
-  /**
    * A classic round's sealed state, as the server issued it: the hand is
    * `seat`'s rack and the seen tiles are everything that seat's view shows.
    * Given with a hand, ruleset or wild, it is INVALID_ARGUMENT.
@@ -91,6 +85,25 @@ export type AnalyzeHandRequest = {
       okeyNotation: string;
     }
   | { indicator?: never; okey?: never; indicatorNotation?: never; okeyNotation?: never; }
+)
+/**
+ * oneof seen_form (at most one of seen, seenNotation):
+ * Tiles the seat has seen besides its hand and the indicator (discards),
+ * to count unseen copies from: without them (and without `state`), only
+ * the hand and the indicator are seen.
+ */
+& (
+  | {
+      /** The seen tiles as tiles. */
+      seen: TileList;
+      seenNotation?: never;
+    }
+  | {
+      seen?: never;
+      /** The seen tiles in notation, e.g. "R4 K9". */
+      seenNotation: string;
+    }
+  | { seen?: never; seenNotation?: never; }
 );
 
 /** The analysis of a hand. */

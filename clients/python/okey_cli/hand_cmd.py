@@ -1,4 +1,5 @@
-"""`okey hand check` and `okey hand opening`: HandService's CheckHand and BestOpening.
+"""`okey hand check` and `okey hand opening`: HandService's CheckHand and BestOpening
+(`okey hand analyze`: okey_cli.analyze_cmd).
 
 `check` asks about 14 or 15 tiles of classic Okey and prints the verdict;
 `opening` asks about an Okey 101 rack (up to 22 tiles) and prints its best
@@ -8,15 +9,15 @@ opening by melds and by pairs.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 
 from okey.v1 import hand_pb2, hand_pb2_grpc
 from okey_rules.rulebook import OPENING_PAIRS, OPENING_POINTS
 from okey_rules.ruleset import PRESETS
 
-from okey_cli import render, rpc
+from okey_cli import analyze_cmd, render, rpc
 from okey_cli.errors import EXIT_OK
+from okey_cli.words import notation, tile_count
 
 # Option name -> okey.v1.Ruleset field; each is `optional` in the proto, so an
 # option left out stays unset and the preset decides.
@@ -69,6 +70,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     rpc.add_server_options(check)
     check.set_defaults(func=run_check)
     _register_opening(commands)
+    analyze_cmd.register(commands)
 
 
 # The options that matter to an Okey 101 opening (docs/okey101.md).
@@ -108,15 +110,6 @@ def _register_opening(commands: argparse._SubParsersAction[argparse.ArgumentPars
     )
     rpc.add_server_options(opening)
     opening.set_defaults(func=run_opening)
-
-
-def notation(words: list[str]) -> str:
-    """All the words as one notation string; the server parses and validates it."""
-    return " ".join(" ".join(words).split())
-
-
-def tile_count(text: str) -> int:
-    return len([w for w in re.split(r"[\s,]+", text) if w])
 
 
 def build_request(args: argparse.Namespace) -> hand_pb2.CheckHandRequest:

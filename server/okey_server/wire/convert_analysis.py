@@ -11,11 +11,11 @@ from okey_rules.ruleset import Ruleset
 from okey_rules.tiles import Tile, indicator_for
 
 from okey_server.wire.convert_ruleset import ruleset_proto_cached
-from okey_server.wire.convert_tile import fill_tile, tiles_from_proto
+from okey_server.wire.convert_tile import fill_tile, tiles_from_notation, tiles_from_proto
 
 # The fields a request from a round's state may not give: the state holds them.
 _HAND_FIELDS = ("hand", "hand_notation", "indicator", "okey", "indicator_notation",
-                "okey_notation", "ruleset", "seen")
+                "okey_notation", "ruleset", "seen", "seen_notation")
 
 
 def refuse_hand_beside_state(request: analysis_pb2.AnalyzeHandRequest) -> None:
@@ -30,10 +30,13 @@ def refuse_hand_beside_state(request: analysis_pb2.AnalyzeHandRequest) -> None:
 
 
 def seen_tiles(request: analysis_pb2.AnalyzeHandRequest) -> list[Tile] | None:
-    """The `seen` tiles, or None when the request names none."""
-    if not request.HasField("seen"):
+    """The seen tiles (`seen` or `seen_notation`), or None when the request names none."""
+    form = request.WhichOneof("seen_form")
+    if form is None:
         return None
-    return tiles_from_proto(request.seen.tiles, "seen.tiles")
+    if form == "seen":
+        return tiles_from_proto(request.seen.tiles, "seen.tiles")
+    return tiles_from_notation(request.seen_notation, "seen_notation")
 
 
 def _fill_distance(target: analysis_pb2.HandDistance, found: Distance) -> None:
