@@ -6,6 +6,8 @@ from __future__ import annotations
 import grpc
 from okey.v1 import analysis_pb2, analysis_pb2_grpc
 from okey_rules.analysis.hand_analysis import analyze_hand, analyze_seat
+from okey_rules.bots.suggest import suggest_move
+from okey_rules.bots.waiting import DEFAULT_LEVEL, check_level, why_no_move
 from okey_rules.errors import InvalidInputError
 from okey_rules.play.round import round_of
 
@@ -21,6 +23,7 @@ from okey_server.wire.convert_analysis import (
     refuse_hand_beside_state,
     seen_tiles,
 )
+from okey_server.wire.convert_game import clock_ms, move_to_proto
 from okey_server.wire.convert_ruleset import ruleset_from_proto
 from okey_server.wire.convert_state import state_from_token
 from okey_server.wire.sealing import KeyRing
@@ -54,3 +57,22 @@ class AnalysisServicer(analysis_pb2_grpc.AnalysisServiceServicer):
         except InvalidInputError as exc:
             raise hand_error(exc, hand_field) from None
         return analysis_answer(found, okey, rules)
+
+    async def SuggestMove(  # noqa: N802 (the RPC's name)
+        self, request: analysis_pb2.SuggestMoveRequest,
+        _context: grpc.aio.ServicerContext[
+            analysis_pb2.SuggestMoveRequest, analysis_pb2.SuggestMoveResponse
+        ],
+    ) -> analysis_pb2.SuggestMoveResponse:
+        """The bot's move for the seat, from that seat's view and legal moves only."""
+        state = state_from_token(request.state, self._keys)
+        rounds = round_of(state)
+        legal = rounds.legal_moves(state, request.seat, clock_ms(request))
+        view = rounds.view(state, request.seat)
+        level = request.level or DEFAULT_LEVEL
+        if not legal:
+            check_level(level)
+            return analysis_pb2.SuggestMoveResponse(reason=why_no_move(view), level=level)
+        chosen = suggest_move(view, legal, level)
+        return analysis_pb2.SuggestMoveResponse(
+            move=move_to_proto(chosen.move), reason=chosen.reason, level=level)

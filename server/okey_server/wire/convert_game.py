@@ -69,10 +69,21 @@ def move_from_proto(message: game_pb2.Move, field: str) -> Move:
 
 
 def move_to_proto(move: Move) -> game_pb2.Move:
-    """A move as LegalMoves lists it: its kind, seat, tile and (a lay-off's) meld."""
-    message = game_pb2.Move(kind=MOVE_KIND_TO_PROTO[move.kind], seat=move.seat, meld=move.meld)
+    """A move as ApplyMove takes it: kind, seat, tile, melds (each okey with the face it
+    stands for, when chosen), pairs, the lay-off's meld and face."""
+    message = game_pb2.Move(kind=MOVE_KIND_TO_PROTO[move.kind], seat=move.seat, meld=move.meld,
+                            pairs=move.pairs)
     if move.tile is not None:
         fill_tile(message.tile, TILE_OF_CODE[move.tile])
+    for group in move.melds:
+        meld = message.melds.add()
+        for code, face in group:
+            laid = meld.tiles.add()
+            fill_tile(laid.tile, TILE_OF_CODE[code])
+            if face is not None:
+                fill_tile(laid.stands_for, TILE_OF_CODE[face])
+    if move.face is not None:
+        fill_tile(message.stands_for, TILE_OF_CODE[move.face])
     return message
 
 
