@@ -275,7 +275,6 @@ def _best_layout(
         points = 1 if high else position
         # Ones are kept back at position 1 only for a high position some meld can reach.
         keep_ones = high_live and position == 1
-        # Naturals per colour here and at the next two positions (None: past the last).
         number = index % NUMBERS
         here = [
             counts[number],
@@ -283,27 +282,32 @@ def _best_layout(
             counts[number + 2 * NUMBERS],
             counts[number + 3 * NUMBERS],
         ]
-        if index + 2 < last:
-            first, second = (index + 1) % NUMBERS, (index + 2) % NUMBERS
-            ahead: list[_Ahead] = [
-                (counts[base + first], counts[base + second]) for base in _COLOUR_BASES
-            ]
-        else:
-            ahead = [
-                (counts[base + (index + 1) % NUMBERS] if index + 1 < last else None, None)
-                for base in _COLOUR_BASES
-            ]
         # A set holds three colours or more: those held here, okeys for the others.
         colours_here = 0 if high else 4 - here.count(0)
+        reached: dict[_State, _Entry] = {}
+        # What a state with no okey left needs here, except where ones are kept or laid high.
+        plain = None if high or keep_ones else (counts, index, last, colours_here >= 3, points)
+        if not wilds and plain:
+            # No okeys at all (most dealt racks): every state steps without them.
+            for key, entry in states.items():
+                _step_without_okeys(key, entry, here, plain, reached)
+            states = reached
+            continue
+        # Naturals per colour at the next two positions (None: past the last).
+        ahead: list[_Ahead] = [
+            (
+                counts[base + (index + 1) % NUMBERS] if index + 1 < last else None,
+                counts[base + (index + 2) % NUMBERS] if index + 2 < last else None,
+            )
+            for base in _COLOUR_BASES
+        ]
         # (sets possible, ones kept back) for a state with no okey left, one, two.
         options = [(colours_here + left >= 3, keep_ones) for left in range(wilds + 1)]
-        reached: dict[_State, _Entry] = {}
-        plain = None if high or keep_ones else (here, ahead, colours_here >= 3, points)
         for key, entry in states.items():
             runs, spent, kept = key
             left = wilds - spent
             if not left and plain:
-                _step_without_okeys(key, entry, plain, reached)
+                _step_without_okeys(key, entry, here, plain, reached)
                 continue
             per_colour: list[tuple[tuple[Move, int], ...]] = []
             for c in range(COLOURS):
@@ -430,8 +434,8 @@ def _combine(
 
 
 # Without okeys, one way a colour's runs go on at a position: (its run state
-# after, its naturals in runs, the most of its naturals that may go in sets,
-# its naturals in runs as the choice's digit).
+# after, its naturals in runs, its naturals left (for sets, where sets are
+# possible), its naturals in runs as the choice's digit).
 _Plain = tuple[RunState, int, int, int]
 _PLAIN_IDLE: tuple[_Plain, ...] = ((_NO_RUNS, 0, 0, 0),)
 
@@ -439,31 +443,38 @@ _PLAIN_IDLE: tuple[_Plain, ...] = ((_NO_RUNS, 0, 0, 0),)
 def _step_without_okeys(
     state: _State,
     entry: _Entry,
-    position: tuple[list[int], list[_Ahead], bool, int],
+    here: list[int],
+    position: tuple[list[int], int, int, bool, int],
     reached: dict[_State, _Entry],
 ) -> None:
     """`_combine` for a state with no okey left (not at position 1 where ones are kept back,
     nor at the high position): the same states reached, with the same best entries.
 
-    `position`: the naturals per colour here and at the next two positions,
-    whether sets are possible, and the points a tile laid here is worth.
-    With no okey left, the colours' run states after this position say how
-    many naturals each lays in runs; what is left of each colour may go in
-    sets, and which of it does changes no state, only the value and the
-    choice. So each way the runs go on needs one allocation to sets: the best
-    (`_best_sets`), not every one.
+    `here`: the naturals per colour at this position; `position`: the
+    naturals per played face, this position's index, how many positions
+    there are, whether sets are possible here, and the points a tile laid
+    here is worth. With no okey left, the colours' run states after this
+    position say how many naturals each lays in runs; what is left of each
+    colour may go in sets, and which of it does changes no state, only the
+    value and the choice. So each way the runs go on needs one allocation to
+    sets: the best (`_best_sets`), not every one.
     """
     runs, spent, kept = state
-    here, ahead, sets_possible, points = position
+    counts, index, last, sets_possible, points = position
     per_colour = []
     for colour in range(COLOURS):
         runs_c = runs[colour]
-        if not here[colour]:
+        avail = here[colour]
+        if not avail:
             if runs_c[0] or runs_c[1]:
                 return  # a run of one or two tiles cannot stop here
             per_colour.append(_PLAIN_IDLE)
             continue
-        ways = _plain_ways(colour, runs_c, here[colour], ahead[colour], sets_possible)
+        base = colour * NUMBERS
+        # The naturals at the next two positions (-1: past the last).
+        next_1 = counts[base + (index + 1) % NUMBERS] if index + 1 < last else -1
+        next_2 = counts[base + (index + 2) % NUMBERS] if index + 2 < last else -1
+        ways = _plain_ways(colour, runs_c, avail, next_1, next_2)
         if not ways:
             return
         per_colour.append(ways)
@@ -489,20 +500,21 @@ def _step_without_okeys(
 
 @cache
 def _plain_ways(
-    colour: int, runs: RunState, avail: int, ahead: _Ahead, sets_possible: bool
+    colour: int, runs: RunState, avail: int, next_1: int, next_2: int
 ) -> tuple[_Plain, ...]:
     """Every way one colour's runs may go on without okeys (`_moves` with none left).
 
-    The naturals not laid in runs may go in sets where sets are possible.
-    Each way carries its naturals in runs as the choice's digit (`_choice`).
+    `next_1`, `next_2`: its naturals at the next two positions (-1: past the
+    last). Each way carries its naturals in runs as the choice's digit
+    (`_choice`), and how many of its naturals are left for sets.
     """
+    ahead = (None if next_1 < 0 else next_1, None if next_2 < 0 else next_2)
     place = 3 * 27 ** (COLOURS - 1 - colour) * 3  # natural tiles in runs, this colour
     ways = []
     for naturals in range(avail + 1):
         after = _continue(runs, naturals)
         if after is not None and not _okeys_needed(after, ahead):
-            free = avail - naturals if sets_possible else 0
-            ways.append((after, naturals, free, naturals * place))
+            ways.append((after, naturals, avail - naturals, naturals * place))
     return tuple(ways)
 
 
