@@ -127,7 +127,7 @@ def winner_level(game: Game, played: Played, levels: Sequence[int]) -> int | Non
     totals: dict[int, int] = {}
     for seat, delta in enumerate(scored.deltas):
         totals[levels[seat]] = totals.get(levels[seat], 0) + delta
-    (low, low_total), (high, high_total) = sorted(totals.items(), key=lambda kv: kv[1])
+    (low, low_total), (_high, high_total) = sorted(totals.items(), key=lambda kv: kv[1])
     return None if low_total == high_total else low
 
 
