@@ -262,6 +262,26 @@ export class OkeyClient {
   }
 
   /**
+   * AnalysisService.AnalyzeHand: a classic hand's distance to a win (14 tiles),
+   * or each discard with its useful draws and their unseen copies (15 tiles).
+   * @param {Record<string, unknown>} request e.g. {handNotation: "R1 R2 ...", indicatorNotation: "R4",
+   *   seenNotation: "K9 K10"}, or a seat of a round: {state, seat}
+   */
+  analyzeHand(request) {
+    return this.call('AnalysisService', 'AnalyzeHand', request);
+  }
+
+  /**
+   * AnalysisService.SuggestMove: a bot's legal move for `seat`, chosen from that
+   * seat's view only, at `level` 1 (random) to 3; `move` is ready for applyMove
+   * (unset when the seat has no move now; `reason` says why).
+   * @param {Record<string, unknown>} request {state, seat, level, now}
+   */
+  suggestMove(request) {
+    return this.call('AnalysisService', 'SuggestMove', request);
+  }
+
+  /**
    * Resolves once the channel is connected (rejects after `timeoutMs`).
    * @param {number} [timeoutMs]
    * @returns {Promise<void>}

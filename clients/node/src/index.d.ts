@@ -113,6 +113,10 @@ export declare class OkeyClient {
   call(service: string, method: string, request?: JsonObject, options?: CallOptions): Promise<JsonObject>;
   /** HandService.CheckHand. */
   checkHand(request: RequestOf<'okey.v1.HandService', 'CheckHand'>): Promise<ResponseOf<'okey.v1.HandService', 'CheckHand'>>;
+  /** AnalysisService.AnalyzeHand: distance to a win, or each discard's useful draws. */
+  analyzeHand(request: RequestOf<'okey.v1.AnalysisService', 'AnalyzeHand'>): Promise<ResponseOf<'okey.v1.AnalysisService', 'AnalyzeHand'>>;
+  /** AnalysisService.SuggestMove: a bot's move for a seat, from its view only. */
+  suggestMove(request: RequestOf<'okey.v1.AnalysisService', 'SuggestMove'>): Promise<ResponseOf<'okey.v1.AnalysisService', 'SuggestMove'>>;
   /** DealService.Deal; the answer's `state` (the sealed opening state) as a Buffer. */
   deal(request?: RequestOf<'okey.v1.DealService', 'Deal'>): Promise<WithStateBuffer<ResponseOf<'okey.v1.DealService', 'Deal'>>>;
   /**

@@ -35,6 +35,16 @@ before(async () => {
       callback(null, { winning: true, kinds: ['WIN_KIND_MELDS'], okey: { color: 'COLOR_RED', number: 5 } });
     },
   });
+  server.addService(contract.definition['okey.v1.AnalysisService'], {
+    AnalyzeHand(call, callback) {
+      lastRequest = call.request;
+      callback(null, { distance: { melds: 1, seven_pairs: 6, best: 1 } });
+    },
+    SuggestMove(call, callback) {
+      lastRequest = call.request;
+      callback(null, { move: { kind: 'MOVE_KIND_DRAW_FROM_WALL', seat: call.request.seat }, reason: 'draw', level: 3 });
+    },
+  });
   const port = await new Promise((resolve, reject) => {
     server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
   });
@@ -117,4 +127,16 @@ test('the client lists every service of the loaded protos', () => {
   assert.ok(client.services().includes('okey.v1.HandService'));
   assert.ok(client.hasService('HandService'));
   assert.ok(!client.hasService('NoSuchService'));
+});
+
+test('analyzeHand and suggestMove call AnalysisService with proto3 JSON', async () => {
+  const analysis = await client.analyzeHand({ handNotation: 'R1 R2 R3', okeyNotation: 'R5', seenNotation: 'K9' });
+  assert.equal(lastRequest.seen_notation, 'K9');
+  assert.equal(analysis.distance.best, 1);
+  assert.equal(analysis.distance.sevenPairs, 6);
+  const suggestion = await client.suggestMove({ state: Buffer.from('token'), seat: 2, level: 3 });
+  assert.equal(lastRequest.level, 3);
+  assert.equal(suggestion.move.kind, 'MOVE_KIND_DRAW_FROM_WALL');
+  assert.equal(suggestion.move.seat, 2);
+  assert.equal(suggestion.reason, 'draw');
 });
