@@ -342,6 +342,7 @@ def full_ruleset(r: Ruleset) -> Json:
         "partnershipWaiver": r.partnership_waiver,
         "gostermePlayed": r.gosterme_played,
         "mustShowWin": r.must_show_win,
+        "timeoutBotLevel": r.timeout_bot_level,
     }
 
 

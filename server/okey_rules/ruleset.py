@@ -46,6 +46,9 @@ DEFAULT_TARGET_POINTS = 21
 TARGET_POINTS_RANGE = (7, 31)
 COUNTDOWN_WINNERS_RANGE = (1, 2)
 GAME_ROUNDS_RANGE = (0, 99)
+# §8.6 bot takeover: 0 plays a timed-out turn by the simple automatic move, 1-3 by the bot
+# of that level (okey_rules.bots).
+TIMEOUT_BOT_LEVEL_RANGE = (0, 3)
 
 # §8.6: the okey.gg move timer: none, or 15-120 seconds, 45 by default.
 DEFAULT_MOVE_TIMER_SECONDS = 45
@@ -82,6 +85,9 @@ class Ruleset:
     # §8.4: a seat holding a winning hand must show it, unless the win uses an
     # okey and the seat plays on for the double (the Japanese and Russian texts).
     must_show_win: bool
+    # §8.6: who plays a timed-out turn: 0 the simple automatic move, 1-3 the bot of that
+    # level, from the seat's view ("bot takeover").
+    timeout_bot_level: int
     # §9: how the table keeps score, and that mode's settings.
     scoring_mode: ScoringMode
     start_points: int  # COUNTDOWN, 5-21
@@ -114,6 +120,7 @@ class Ruleset:
         move_timer_seconds: int = DEFAULT_MOVE_TIMER_SECONDS,
         gosterme_played: bool = True,
         must_show_win: bool | None = None,
+        timeout_bot_level: int = 0,
         scoring_mode: ScoringMode = ScoringMode.COUNTDOWN,
         start_points: int = DEFAULT_START_POINTS,
         target_points: int = DEFAULT_TARGET_POINTS,
@@ -143,6 +150,7 @@ class Ruleset:
         _check_range("target_points", target_points, TARGET_POINTS_RANGE)
         _check_range("countdown_winners", countdown_winners, COUNTDOWN_WINNERS_RANGE)
         _check_range("game_rounds", game_rounds, GAME_ROUNDS_RANGE)
+        _check_range("timeout_bot_level", timeout_bot_level, TIMEOUT_BOT_LEVEL_RANGE)
         countdown = scoring_mode is ScoringMode.COUNTDOWN
         # §9.2: elimination and partnership are countdown rules; §10.7: Okey 101 has
         # its own scoring, with a partnership option.
@@ -174,6 +182,7 @@ class Ruleset:
             "must_show_win",
             defaults["must_show_win"] if must_show_win is None else must_show_win,
         )
+        set_field(self, "timeout_bot_level", timeout_bot_level)
         set_field(self, "scoring_mode", scoring_mode)
         set_field(self, "start_points", start_points)
         set_field(self, "target_points", target_points)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from game_support import (
     NOW,
@@ -252,3 +254,43 @@ def test_a_timed_out_tile_discard_names_the_tile():
     event = result.events[-1]
     assert (event.kind, event.seat, event.private) == (EventKind.DISCARDED, 1, False)
     assert event.tile == after.seats[1].discards[-1]
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_bot_takeover_plays_the_timed_out_turn_as_the_bot_would(level):
+    """§8.6 option timeout_bot_level: the timed-out turn is the bot's draw and discard
+    (okey_rules.bots.suggest_move from the seat's view), one move, the next seat timed
+    from the caller's clock."""
+    from okey_rules.bots.suggest import suggest_move
+    from okey_rules.play.game_view import player_view
+
+    rules = Ruleset(move_timer_seconds=45, timeout_bot_level=level)
+    state = start(rules=rules, now_ms=NOW)
+    state = discard(state, state.seats[1].rack[0], NOW)
+    late = state.deadline_ms + 500
+    result, after = timeout(state, late)
+    # The same turn played by hand: the bot's choices, applied untimed.
+    hand = dataclasses.replace(state, deadline_ms=0)
+    expected = [EventKind.TURN_TIMED_OUT]
+    for _ in range(2):
+        legal = [m for m in legal_moves(hand, 2) if m.kind is not MoveKind.GOSTERME]
+        step = apply_move(hand, suggest_move(player_view(hand, 2), legal, level).move, late)
+        assert step.state is not None
+        expected += events_of(step)
+        hand = step.state
+        if hand.turn != 2:
+            break
+        # The draw is part of the one move: the bot discards with the move not yet counted.
+        hand = dataclasses.replace(hand, move_number=state.move_number)
+    assert events_of(result) == expected
+    assert (after.seats, after.wall, after.turn) == (hand.seats, hand.wall, hand.turn)
+    assert after.move_number == state.move_number + 1
+    assert after.deadline_ms == late + 45 * SECOND
+
+
+def test_bot_takeover_level_is_0_to_3():
+    """0 keeps the simple automatic move; a level beyond the bots' is refused."""
+    assert Ruleset().timeout_bot_level == 0
+    with pytest.raises(InvalidInputError) as raised:
+        Ruleset(timeout_bot_level=4)
+    assert raised.value.field == "ruleset.timeout_bot_level"

@@ -1462,6 +1462,14 @@ export interface Ruleset {
    * so); false in the other presets and in Okey 101.
    */
   mustShowWin?: boolean;
+  /**
+   * Bot takeover: who plays a turn whose timer ran out (a TIMEOUT move).
+   * 0 (default): the simple automatic move (draw from the wall, discard the
+   * most recently received tile that is not an okey). 1-3: the bot of that
+   * level (AnalysisService.SuggestMove) plays the rest of the turn, from the
+   * seat's view only. Classic rounds (Okey 101 turns are not timed).
+   */
+  timeoutBotLevel?: number;
 }
 
 /** A request to score a whole game. */

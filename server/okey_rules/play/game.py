@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from okey_rules.bots.suggest import suggest_move
 from okey_rules.dealing.deal_types import Deal
 from okey_rules.errors import InvalidInputError, check_seat
 from okey_rules.play.game_types import (
@@ -22,6 +23,7 @@ from okey_rules.play.game_types import (
     GameState,
     SeatState,
 )
+from okey_rules.play.game_view import player_view
 from okey_rules.play.results import MoveResult, ReplayResult
 from okey_rules.play.round_types import (
     Event,
@@ -425,6 +427,8 @@ def _timeout(state: GameState, now_ms: int | None) -> ClassicResult:
     `must_show_win`), it declares the win.
     """
     events = [Event(EventKind.TURN_TIMED_OUT, state.turn)]
+    if state.rules.timeout_bot_level:
+        return _bot_turn(state, now_ms, events)
     if state.phase is Phase.DRAW:
         if not state.wall:
             state, ended = _end_round_drawn(state, state.move_number + 1)
@@ -440,6 +444,33 @@ def _timeout(state: GameState, now_ms: int | None) -> ClassicResult:
     code = auto_discard(state.seats[state.turn].rack, state.okey.face)
     state, discarded = _discard_and_check_wall(state, code, now_ms)
     return _played(state, events + discarded)
+
+
+# A bot's turn is at most a draw and a discard (or a win): a bound, not a rule.
+_BOT_TURN_STEPS = 2
+
+
+def _bot_turn(state: GameState, now_ms: int | None, events: list[Event]) -> ClassicResult:
+    """§8.6 bot takeover (option `timeout_bot_level`): the bot of that level plays the rest
+    of the timed-out turn from the seat's view alone (okey_rules.bots): its draw when it has
+    not drawn, then its discard or its win. Gösterme is not shown for it. The whole turn is
+    one move, as the simple automatic move is.
+    """
+    seat, counted = state.turn, state.move_number
+    # The turn is played out untimed (the timer has run out); the discard that passes
+    # the turn starts the next seat's timer from the caller's clock.
+    state = fast_replace(state, deadline_ms=0)
+    for _ in range(_BOT_TURN_STEPS):
+        legal = [m for m in legal_moves(state, seat) if m.kind is not MoveKind.GOSTERME]
+        chosen = suggest_move(player_view(state, seat), legal, state.rules.timeout_bot_level)
+        result = apply_move(state, chosen.move, now_ms)
+        assert result.state is not None, "a bot plays only legal moves"
+        events += result.events
+        state = result.state
+        if state.turn != seat or state.phase is Phase.ROUND_OVER:
+            return _played(state, events)
+        state = fast_replace(state, move_number=counted)  # the draw is part of this move
+    raise AssertionError("unreachable: a bot's discard or win ends its turn")
 
 
 def auto_finish(rack: Sequence[int], okey_face: int, winning_faces: set[int]) -> int:
