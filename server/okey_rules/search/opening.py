@@ -134,7 +134,7 @@ def check_rack(tiles: Sequence[Tile], okey: Tile, rules: Ruleset) -> None:
         )
     check_tile_multiset(tiles)
     shown = indicator_for(okey)
-    if not rules.indicator_drawable_last and sum(t.same_face(shown) for t in tiles) > 1:
+    if not rules.indicator_drawable_last and [t.face for t in tiles].count(shown.face) > 1:
         raise InvalidInputError(
             "tiles",
             f"the rack holds both {format_tile(shown)} tiles, but one is the face-up"
@@ -655,12 +655,6 @@ def _choice(number: int) -> tuple[int, ...]:
     return tuple(digits[::-1])
 
 
-def _colour_choices(choice: tuple[int, ...], colour: int) -> tuple[int, int, int]:
-    """(tiles in sets, natural tiles in runs, okeys in runs) of one colour."""
-    start = 3 * colour
-    return choice[start], choice[start + 1], choice[start + 2]
-
-
 _SET_OKEYS = 3 * COLOURS
 
 
@@ -676,22 +670,21 @@ _Layout = list[tuple[int, tuple[int, ...]]]
 def _melds_of(layout: _Layout, positions: tuple[int, ...]) -> list[tuple[MeldKind, _Slots]]:
     """The melds of a layout, rebuilt in one fixed way (see the module's docstring)."""
     melds: list[tuple[MeldKind, _Slots]] = []
-    in_runs = [False] * COLOURS
+    run_colours: set[int] = set()
     for index, choice in layout:
-        position = positions[index]
-        in_sets = [choice[3 * c] for c in range(COLOURS)]
-        if position != HIGH_ONE and (any(in_sets) or choice[_SET_OKEYS]):
-            melds += [(MeldKind.SET, s) for s in _sets_of(position, in_sets, choice[_SET_OKEYS])]
+        in_sets = choice[0:_SET_OKEYS:3]  # per colour
+        if (any(in_sets) or choice[_SET_OKEYS]) and positions[index] != HIGH_ONE:
+            sets = _sets_of(positions[index], in_sets, choice[_SET_OKEYS])
+            melds += [(MeldKind.SET, slots) for slots in sets]
         for colour in range(COLOURS):
             if choice[3 * colour + 1] or choice[3 * colour + 2]:
-                in_runs[colour] = True
-    for colour in range(COLOURS):
-        if in_runs[colour]:
-            melds += [(MeldKind.RUN, run) for run in _runs_of(colour, layout, positions)]
+                run_colours.add(colour)
+    for colour in sorted(run_colours):
+        melds += [(MeldKind.RUN, run) for run in _runs_of(colour, layout, positions)]
     return melds
 
 
-def _sets_of(number: int, in_sets: list[int], okeys: int) -> list[_Slots]:
+def _sets_of(number: int, in_sets: Sequence[int], okeys: int) -> list[_Slots]:
     """The sets of one number: copies of a colour in different sets, okeys filling up.
 
     The tiles (3 to 10) make one, two or three sets of 3 or 4; the first
@@ -730,9 +723,10 @@ def _runs_of(colour: int, layout: _Layout, positions: tuple[int, ...]) -> list[_
     finished: list[_Slots] = []
     open_runs: list[_Slots] = []  # oldest (longest) first
     previous = -1
+    digit = 3 * colour + 1  # natural tiles in runs; okeys in runs next
     for index, choice in layout:
-        _, naturals, okeys = _colour_choices(choice, colour)
-        tiles = naturals + okeys
+        naturals = choice[digit]
+        tiles = naturals + choice[digit + 1]
         if index != previous + 1:
             # A position between laid nothing: every run stopped there.
             finished += open_runs
@@ -741,6 +735,8 @@ def _runs_of(colour: int, layout: _Layout, positions: tuple[int, ...]) -> list[_
         if tiles < len(open_runs):
             finished += open_runs[: len(open_runs) - tiles]
             open_runs = open_runs[len(open_runs) - tiles :]
+        if not tiles:
+            continue
         while len(open_runs) < tiles:
             open_runs.append([])
         face = colour * NUMBERS + (positions[index] - 1) % NUMBERS
@@ -823,14 +819,16 @@ def best_pairs_opening(
 def _pairs_opening(okey: Tile, rules: Ruleset, played: _Played) -> PairsOpening:
     okey_face = okey.face
     counts, wilds, _ = played
-    pairs: list[tuple[int, int]] = []  # (face shown, okeys in it)
+    # (face shown, okeys in it): the faces held twice, in face order.
+    pairs = [(face, 0) for face, held in enumerate(counts) if held == 2]
     okeys = wilds
-    for face, held in enumerate(counts):
-        if held == 2:
-            pairs.append((face, 0))
-        elif held == 1 and okeys:
-            pairs.append((face, 1))
-            okeys -= 1
+    if okeys:
+        # The okeys go with the lowest faces held once.
+        for face, held in enumerate(counts):
+            if held == 1 and okeys:
+                pairs.append((face, 1))
+                okeys -= 1
+        pairs.sort()
     if okeys == 2 and rules.wild_pairs:
         # Every single has an okey already, so the faces shown are the pairs'.
         shown = {face for face, _ in pairs}
