@@ -21,6 +21,13 @@ way to reach a state is part of the best opening through it. A set is only
 a question of how many tiles of one number lie in sets (3 or 4 of different
 colours, or two or three sets of them), so sets need no state at all.
 
+Why its cost follows the rack: the naturals that fit in no set or run are
+left out first, and only the numbers a meld can reach are visited (between
+two of them every run stops; `okey_rules.search.meld_reach`). A state with
+no okey left (every state of a rack without okeys) takes each way its runs
+go on once: which of the other naturals there go in sets changes no state,
+so only the best allocation to sets is weighed (`_step_without_okeys`).
+
 The programme keeps, for each state, the value laid, the tiles laid and the
 choices made so far, and compares them in the order of the tie-break rule
 (`best_opening`): equal states have equal futures, so the comparison made
