@@ -15,7 +15,9 @@ CheckHand calls per second against one and two server processes
 streams, a greedy connection, floods, a drain and rapid resets against the
 server's limits, and how soon a restarted process serves again; seal_bench:
 ApplyMove server CPU per call of the last revision before the sealed state
-(a git worktree under .bench-cache/) against this checkout's, in one run. Each
+(a git worktree under .bench-cache/) against this checkout's, in one run;
+bots_bench: seeded rounds between bot levels (win rates with 95% intervals) and
+suggest_move's median and p99 per level. Each
 is a bounded run (counts and time budgets fixed in its module). A benchmark
 module that is missing is skipped with a note; one that fails is reported and
 the others still run; the exit status is 1 if any failed. The soak
@@ -33,7 +35,7 @@ from pathlib import Path
 BENCH_DIR = Path(__file__).resolve().parent
 BENCHMARKS = (
     "hand_bench", "rpc_bench", "deal_bench", "game_bench", "opening_bench", "memory_bench",
-    "process_bench", "limits_bench", "seal_bench",
+    "process_bench", "limits_bench", "seal_bench", "bots_bench",
 )
 
 

@@ -42,8 +42,16 @@ from okey_rules.play.view_types import PlayerView
 from okey_rules.tiles import COPIES, FACES, FALSE_JOKER_FACE, NUMBERS, TILE_OF_CODE, Tile
 
 HAND = 14
-# Level 3: discards within this many unseen useful copies of the best are "close".
-CLOSE_COPIES = 1
+# Level 3: discards within this share of the most unseen useful copies (at least
+# CLOSE_COPIES fewer) are "close": feeding the next seat a tile that brings it one
+# step nearer costs more than a copy or two fewer to wait on.
+CLOSE_SHARE = 0.2
+CLOSE_COPIES = 2
+# Level 3 looks two draws ahead at this distance (one step more, each look costs an
+# analysis of 15 tiles), for this many discards and their most-copied useful draws.
+LOOKAHEAD_DISTANCE = 2
+LOOKAHEAD_CHOICES = 2
+LOOKAHEAD_DRAWS = 6
 
 
 def classic_move(
@@ -133,7 +141,7 @@ def _discard(view: PlayerView, legal: Sequence[Move], level: int) -> Suggestion:
         c for c in choices if c.distance.best == least
     ]
     if level >= 3:
-        best = _safest_close(view, kept)
+        best = _safest_close(view, kept, least, seen or [])
     else:
         best = min(kept, key=lambda c: (-c.useful_unseen, c.tile.face))
     move = by_face[best.tile.face]
@@ -146,13 +154,20 @@ def _discard(view: PlayerView, legal: Sequence[Move], level: int) -> Suggestion:
     return Suggestion(move, reason)
 
 
-def _safest_close(view: PlayerView, kept: list[DiscardChoice]) -> DiscardChoice:
-    """Of the discards close to the most unseen useful copies, the one the next seat is
-    least likely to want."""
+def _safest_close(view: PlayerView, kept: list[DiscardChoice], least: int,
+                  seen: list[Tile]) -> DiscardChoice:
+    """Of the discards close to the most unseen useful copies, the one whose wait two
+    draws ahead is best (two steps from a win), then the one the next seat is least
+    likely to want."""
     top = max(c.useful_unseen for c in kept)
-    close = [c for c in kept if c.useful_unseen >= top - CLOSE_COPIES]
+    margin = max(CLOSE_COPIES, int(top * CLOSE_SHARE))
+    close = [c for c in kept if c.useful_unseen >= top - margin]
     if len(close) == 1:
         return close[0]
+    if least == LOOKAHEAD_DISTANCE:
+        ahead = sorted(close, key=lambda c: (-c.useful_unseen, c.tile.face))[:LOOKAHEAD_CHOICES]
+        scores = {c.tile.face: _two_draws(view, c, seen) for c in ahead}
+        return max(ahead, key=lambda c: (scores[c.tile.face], c.useful_unseen, -c.tile.face))
     unseen = _unseen(view)
     okey_face = okey_of(view).face
     nexts_pile = {code % FACES for code in view.seats[(view.seat + 1) % view.player_count].discards}
@@ -160,6 +175,29 @@ def _safest_close(view: PlayerView, kept: list[DiscardChoice]) -> DiscardChoice:
         _danger(c.tile.face, okey_face, unseen, nexts_pile, view.rules.runs_13_to_1),
         -c.useful_unseen, c.tile.face,
     ))
+
+
+def _two_draws(view: PlayerView, choice: DiscardChoice, seen: list[Tile]) -> int:
+    """How many ways two draws win after this discard: each useful draw's unseen copies
+    times the unseen copies that then win after the best discard (the most-copied useful
+    draws only, to answer in time)."""
+    hand = list(view.rack)
+    thrown = next(code for code in hand if code % FACES == choice.tile.face)
+    hand.remove(thrown)
+    okey = okey_of(view)
+    total = 0
+    draws = sorted(choice.useful, key=lambda d: (-d.unseen, d.tile.face))[:LOOKAHEAD_DRAWS]
+    for useful in draws:
+        if not useful.unseen:
+            continue
+        face = useful.tile.face
+        drawn = face if face not in hand else face + FACES
+        tiles = _tiles((*hand, drawn))
+        after = analyze_discards(tiles, okey, view.rules, [*seen, TILE_OF_CODE[drawn]])
+        waits = [c.useful_unseen for c in after
+                 if c.distance.best < choice.distance.best]
+        total += useful.unseen * max(waits, default=0)
+    return total
 
 
 def _unseen(view: PlayerView) -> list[int]:
