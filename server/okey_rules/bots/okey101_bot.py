@@ -144,6 +144,12 @@ def _lay(view: PlayerView, legal: Sequence[Move], level: int,
         back = first_of(legal, MoveKind.RETURN_DISCARD)
         if back is not None:
             return Suggestion(back, f"return {name(taken)} and draw: it cannot be laid")
+        # Something was laid since (§10.4: the tile goes back only before laying): take
+        # that back first, then return the tile.
+        undo = first_of(legal, MoveKind.TAKE_BACK)
+        if undo is not None:
+            return Suggestion(undo, f"take back the last tiles laid, to return {name(taken)}:"
+                                    " it cannot be laid")
         return None
     okey = okey_of(view)
     naturals = [m for m in lay_offs
