@@ -51,7 +51,7 @@ CLOSE_COPIES = 2
 # analysis of 15 tiles), for this many discards and their most-copied useful draws.
 LOOKAHEAD_DISTANCE = 2
 LOOKAHEAD_CHOICES = 2
-LOOKAHEAD_DRAWS = 6
+LOOKAHEAD_DRAWS = 3
 
 
 def classic_move(
