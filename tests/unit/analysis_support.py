@@ -96,6 +96,16 @@ def kinds_of(faces: list[int], okey: Tile, rules: Ruleset) -> tuple[WinKind, ...
         return None
 
 
+def kinds_within_one(faces: list[int], okey: Tile, rules: Ruleset) -> set[WinKind]:
+    """Every way some replacement of one tile (or none) makes these 14 faces win."""
+    found: set[WinKind] = set()
+    for hand in replacements(faces, 1):
+        kinds = kinds_of(hand, okey, rules)
+        if kinds:
+            found.update(kinds)
+    return found
+
+
 def replacements(faces: list[int], count: int) -> Iterator[list[int]]:
     """Every hand made by replacing `count` of these faces by any faces (repeats included)."""
     for removed in set(combinations(sorted(faces), count)):

@@ -93,6 +93,7 @@ class Option(NamedTuple):
     step: int  # subtracted from a memo key: one copy of each matched face, and the slots
     matched: int  # how many naturals it keeps
     missing: int  # bit per face: the missing slots over every template giving this step
+    size: int  # slots
     faces: tuple[int, ...]  # one such template, to build a target hand from
 
 
@@ -129,10 +130,10 @@ def options(runs_13_to_1: bool, face: int, held: int) -> tuple[Option, ...]:
                 missing = every & ~sum(1 << f for f in kept)
                 old = merged.get(step)
                 if old is None:
-                    merged[step] = Option(step, len(kept), missing, template)
+                    merged[step] = Option(step, len(kept), missing, len(template), template)
                 else:
                     merged[step] = old._replace(missing=old.missing | missing)
-    found = tuple(sorted(merged.values(), key=lambda o: -o.matched))
+    found = tuple(sorted(merged.values(), key=lambda o: (-o.matched, o.size)))
     return cache.put(key, found)
 
 
@@ -160,49 +161,59 @@ def tile_count(naturals: int) -> int:
 
 
 def _solver(runs_13_to_1: bool) -> Callable[[int], Solved]:
-    """The search for one value of the option, its memo bound as a local (the hot loop)."""
+    """The search for one value of the option, its tables bound as locals (the hot loop)."""
     table = _solved[runs_13_to_1].entries  # emptied in place, so binding it once is safe
+    option_table = _options[runs_13_to_1].entries
+    near_of = _near(runs_13_to_1)
 
     def solve(key: int) -> Solved:
         rest = key & _NATURALS
-        if not rest:
-            slots = key >> SLOTS_AT
-            # Leftover slots are free melds (3 or more) or nothing; 1 or 2 fit nowhere.
-            answer = _DONE if slots == 0 else _FREE if slots >= 3 else _STUCK
-            table[key] = answer
-            return answer
+        slots = key >> SLOTS_AT
+        if slots < 3 or not rest:
+            # No meld fits in fewer than 3 slots: the naturals left are replaced,
+            # and the slots left are free melds (3 or more) or none; 1 or 2 fit nowhere.
+            return _DONE if slots == 0 else _FREE if slots >= 3 else _STUCK
         low = rest & -rest
         face = (low.bit_length() - 1) // FIELD
-        copies = rest >> (FIELD * face) & 3
-        # The lowest natural and its twin replaced.
-        child = key - copies * ONE[face]
-        found = table.get(child)
-        if found is None:
-            found = solve(child)
-        best = found.matched
-        missing = found.missing
-        choice: Option | None = None
-        slots = key >> SLOTS_AT
-        remaining = tile_count(rest)
+        remaining = (rest & LOW).bit_count() + 2 * (rest >> 1 & LOW).bit_count()
         held = (rest | rest >> 1) & LOW
-        for option in options(runs_13_to_1, face, held):
-            step = option.step
-            size = step >> SLOTS_AT
+        found_options = option_table.get(face << SLOTS_AT | held & near_of[face])
+        if found_options is None:
+            found_options = options(runs_13_to_1, face, held)
+        best = _IMPOSSIBLE
+        missing = 0
+        choice: Option | None = None
+        # Most matched first, so the bound below cuts early.
+        for option in found_options:
+            step, gain, option_missing, size, _ = option
             if size > slots:
                 continue
-            gain = option.matched
             # Bound: after this option, at most every natural left fits the slots left.
-            if gain + min(remaining - gain, slots - size) < best:
+            left = remaining - gain
+            if gain + (left if left < slots - size else slots - size) < best:
                 continue
             child = key - step
             found = table.get(child)
             if found is None:
                 found = solve(child)
-            value = found.matched + gain
+            value = found[0] + gain
             if value > best:
-                best, missing, choice = value, option.missing | found.missing, option
+                best, missing, choice = value, option_missing | found[1], option
             elif value == best:
-                missing |= option.missing | found.missing
+                missing |= option_missing | found[1]
+        # Or the lowest natural and its twin are replaced.
+        copies = rest >> (FIELD * face) & 3
+        left = remaining - copies
+        if (left if left < slots else slots) >= best:
+            child = key - copies * ONE[face]
+            found = table.get(child)
+            if found is None:
+                found = solve(child)
+            value = found[0]
+            if value > best:
+                best, missing, choice = value, found[1], None
+            elif value == best:
+                missing |= found[1]
         answer = Solved(best, missing, choice)
         table[key] = answer
         return answer
@@ -280,7 +291,7 @@ def exact_best(naturals: int, runs_13_to_1: bool, caps: int) -> MeldPlan:
 
     The same search without a memo, carrying how often each face has been
     asked for, so a plan needing more than two wilds beyond the copies that
-    exist is never counted.
+    exist is never counted. Branches that cannot reach the best so far are cut.
     """
     cap_list = [caps >> (FIELD * face) & 7 for face in range(FACES52)]
     asked = [0] * FACES52
@@ -292,8 +303,8 @@ def exact_best(naturals: int, runs_13_to_1: bool, caps: int) -> MeldPlan:
 
     def visit(rest: int, slots: int, matched: int) -> None:
         nonlocal best
-        if not rest:
-            if slots in (1, 2) or excess() > MAX_WILDS:
+        if not rest or slots < 3:
+            if slots in (1, 2):
                 return
             missing = ALL_FACES if slots >= 3 else 0
             for option, template in chosen:
@@ -308,10 +319,9 @@ def exact_best(naturals: int, runs_13_to_1: bool, caps: int) -> MeldPlan:
             return
         low = rest & -rest
         face = (low.bit_length() - 1) // FIELD
-        visit(rest - (rest >> (FIELD * face) & 3) * ONE[face], slots, matched)
         held = (rest | rest >> 1) & LOW
         for option in options(runs_13_to_1, face, held):
-            size = option.step >> SLOTS_AT
+            size = option.size
             if size > slots:
                 continue
             # The option's merged templates differ only in missing faces: each is
@@ -325,6 +335,7 @@ def exact_best(naturals: int, runs_13_to_1: bool, caps: int) -> MeldPlan:
                     chosen.pop()
                 for f in template:
                     asked[f] -= 1
+        visit(rest - (rest >> (FIELD * face) & 3) * ONE[face], slots, matched)
 
     visit(naturals, HAND_SLOTS, 0)
     return best
