@@ -61,6 +61,7 @@ def near_winning(
         okey = okey_for(Tile.from_face(rng.randrange(52)))
         if rng.random() < 0.2:
             faces = [f for f in rng.sample(range(52), 7) for _ in range(2)]
+            faces += [rng.randrange(52) for _ in range(size - len(faces))]
         else:
             faces = []
             while len(faces) < size:
