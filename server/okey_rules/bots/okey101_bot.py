@@ -6,7 +6,8 @@ the bots build those from the best opening's arrangement
 
 Level 1 plays a random listed move, but opens when its best opening reaches
 what is needed (melds first, else pairs): without opening a seat can only draw
-and throw, and a bot that never opens is not playing the game. Its random
+and throw, and a bot that never opens is not playing the game. It never takes
+back at random (laying off and taking back could go on for ever). Its random
 discards (okeys and tiles that could be laid off among them) keep it weakest.
 
 Level 2 is greedy: draws from the bank, opens as soon as it can, then lays
@@ -72,7 +73,9 @@ def okey101_move(
             move, text = opening
             return Suggestion(move, f"{text} ({_needed_text(view)} needed)")
     if level == 1:
-        return random_move(legal, lots)
+        # Never a take-back at random: laying off and taking back could go on for ever.
+        undone = [move for move in legal if move.kind is not MoveKind.TAKE_BACK]
+        return random_move(undone or legal, lots)
     if view.phase is Phase.DRAW:
         return _draw(view, legal, level)
     if view.phase is Phase.DISCARD:
