@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import pytest
 from okey.v1 import game_pb2, ruleset_pb2, scoring_pb2, tile_pb2
-from okey_cli import play101_cmd, render
+from okey_cli import play_101, render
 from okey_cli.errors import CliError
 from okey_cli.main import build_parser
-from okey_cli.play_cmd import parse_tile
+from okey_cli.play_human import parse_tile
+from okey_cli.play_loop import next_deal_request
+from okey_cli.play_options import first_deal_request
 from okey_cli.play_render101 import move_text, moves_lines
 from okey_cli.score_render import rules_text
 
@@ -42,14 +44,14 @@ def shown(meld: game_pb2.MeldPlay) -> list[str]:
 
 def test_melds_are_separated_by_a_bar_with_or_without_spaces():
     rack = view("R10 R11 R12 B4 Y4 K4")
-    melds = play101_cmd.parse_melds(["R10", "R11", "R12|B4", "Y4", "K4"], rack)
+    melds = play_101.parse_melds(["R10", "R11", "R12|B4", "Y4", "K4"], rack)
     assert not isinstance(melds, str)
     assert [shown(m) for m in melds] == [["R10", "R11", "R12"], ["B4", "Y4", "K4"]]
 
 
 def test_an_okey_says_what_it_stands_for_or_is_left_to_the_server():
     rack = view("R5 R7 K1 K1 Y9 B9")
-    melds = play101_cmd.parse_melds(["R5", "K1=R6", "R7", "|", "Y9", "B9", "OK"], rack)
+    melds = play_101.parse_melds(["R5", "K1=R6", "R7", "|", "Y9", "B9", "OK"], rack)
     assert not isinstance(melds, str)
     assert [shown(m) for m in melds] == [["R5", "K1=R6", "R7"], ["Y9", "B9", "K1"]]
     okeys = [laid.tile.copy for m in melds for laid in m.tiles if laid.tile.number == 1]
@@ -58,14 +60,14 @@ def test_an_okey_says_what_it_stands_for_or_is_left_to_the_server():
 
 
 def test_a_face_named_twice_is_both_copies_of_the_rack():
-    melds = play101_cmd.parse_melds(["R1", "R1", "|", "Y2", "Y2"], view("R1 Y2 R1 Y2"))
+    melds = play_101.parse_melds(["R1", "R1", "|", "Y2", "Y2"], view("R1 Y2 R1 Y2"))
     assert not isinstance(melds, str)
     assert sorted(laid.tile.copy for laid in melds[0].tiles) == [0, 1]
 
 
 def test_a_tile_the_rack_lacks_is_still_sent_for_the_server_to_refuse():
     """TILE_NOT_IN_RACK is the server's answer: the CLI names a copy the rack lacks."""
-    melds = play101_cmd.parse_melds(["R1", "R2", "R3"], view("R1"))
+    melds = play_101.parse_melds(["R1", "R2", "R3"], view("R1"))
     assert not isinstance(melds, str)
     assert [laid.tile.number for laid in melds[0].tiles] == [1, 2, 3]
 
@@ -77,7 +79,7 @@ def test_a_tile_the_rack_lacks_is_still_sent_for_the_server_to_refuse():
     (["K1=F"], "not a face an okey may stand for: 'F'"),
 ])
 def test_what_is_not_a_meld_gets_the_clis_own_answer(words, answer):
-    got = play101_cmd.parse_melds(words, view("R1 R2 K1"))
+    got = play_101.parse_melds(words, view("R1 R2 K1"))
     assert isinstance(got, str)
     assert got.startswith(answer)
 
@@ -88,19 +90,19 @@ def parse(*args: str):
 
 def test_the_first_deal_is_the_101_preset_with_three_rounds_unless_told():
     """Okey 101 games end only by game_rounds (docs/rules.md §10.7): 3 by default."""
-    request = play101_cmd.build_deal_request(parse("--seed", "s"))
+    request = first_deal_request(play_101.OKEY_101, parse("--seed", "s"))
     assert request.preset == "101"
     assert request.player_count == 4
-    assert request.ruleset.game_rounds == play101_cmd.DEFAULT_GAME_ROUNDS == 3
+    assert request.ruleset.game_rounds == play_101.DEFAULT_GAME_ROUNDS == 3
     assert not request.ruleset.HasField("riziko")
-    chosen = play101_cmd.build_deal_request(parse("--game-rounds", "5", "--riziko"))
+    chosen = first_deal_request(play_101.OKEY_101, parse("--game-rounds", "5", "--riziko"))
     assert chosen.ruleset.game_rounds == 5
     assert chosen.ruleset.riziko
 
 
 def test_classic_options_are_refused_for_101():
     with pytest.raises(CliError, match="--mode is not an option of Okey 101"):
-        play101_cmd.build_deal_request(parse("--mode", "penalty"))
+        first_deal_request(play_101.OKEY_101, parse("--mode", "penalty"))
 
 
 def answer(dealer: int, round_number: int) -> scoring_pb2.ScoreRoundResponse:
@@ -108,8 +110,8 @@ def answer(dealer: int, round_number: int) -> scoring_pb2.ScoreRoundResponse:
 
 
 def test_the_next_deal_is_the_one_score_round_names():
-    first = play101_cmd.build_deal_request(parse("--seed", "g"))
-    after = play101_cmd.next_deal(first, "g", answer(1, 2), again=0)
+    first = first_deal_request(play_101.OKEY_101, parse("--seed", "g"))
+    after = next_deal_request(first, "g", answer(1, 2), again=0)
     assert (after.dealer_seat, after.round, after.seed) == (1, 2, "g/round-2")
     assert after.ruleset == first.ruleset
 
@@ -117,10 +119,10 @@ def test_the_next_deal_is_the_one_score_round_names():
 def test_a_void_round_is_dealt_again_from_another_seed():
     """§10.2: a void round is dealt again, same dealer, same number; the same seed would
     deal the same tiles, so the seed says which deal of that round it is."""
-    first = play101_cmd.build_deal_request(parse("--seed", "g"))
-    again = play101_cmd.next_deal(first, "g", answer(2, 3), again=1)
+    first = first_deal_request(play_101.OKEY_101, parse("--seed", "g"))
+    again = next_deal_request(first, "g", answer(2, 3), again=1)
     assert (again.dealer_seat, again.round, again.seed) == (2, 3, "g/round-3/again-1")
-    assert play101_cmd.next_deal(first, "g", answer(0, 1), again=2).seed == "g/again-2"
+    assert next_deal_request(first, "g", answer(0, 1), again=2).seed == "g/again-2"
 
 
 def test_moves_print_as_the_commands_that_make_them():

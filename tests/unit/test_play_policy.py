@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from okey.v1 import game_pb2, tile_pb2
-from okey_cli.play_cmd import parse_tile
+from okey_cli.play_human import parse_tile
 from okey_cli.play_policy import (
     choose_discard,
     choose_move,

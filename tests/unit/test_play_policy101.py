@@ -16,10 +16,12 @@ from dataclasses import replace
 import pytest
 from game101_support import arranged, assert_consistent_101
 from okey.v1 import game_pb2, hand_pb2, state_pb2
-from okey_cli import play101_cmd, render
 from okey_cli import play_policy101 as policy
-from okey_cli.play_cmd import parse_tile
+from okey_cli import render
+from okey_cli.play_101 import OKEY_101
+from okey_cli.play_human import parse_tile
 from okey_cli.play_render import Seats
+from okey_cli.play_table import Table
 from okey_rules.dealing.deal import deal
 from okey_rules.play.game101 import (
     apply_move_101,
@@ -543,9 +545,9 @@ class InProcessChannel:
 KEY = b"play policy 101 test key, not a secret"
 
 
-def cli_table(state: State101) -> play101_cmd.Table101:
-    table = play101_cmd.Table101(InProcessChannel(), "in-process", 10.0,
-                                 Seats.whole_table(0, 4), render.Painter(colour=False))
+def cli_table(state: State101) -> Table:
+    table = Table(OKEY_101, InProcessChannel(), Seats.whole_table(0, 4),
+                  render.Painter(colour=False), address="in-process", timeout=10.0)
     # The table carries what a Deal answer would give it: the sealed state and its
     # public facts.
     table.state = state_token(state, KEY)
@@ -554,9 +556,9 @@ def cli_table(state: State101) -> play101_cmd.Table101:
 
 
 def test_a_bot_turn_through_the_cli_draws_lays_and_discards(capsys):
-    """play101_cmd.Table101.bot_turn plays one seat's whole turn by the policy: here seat 1
-    draws, lays R8 off onto seat 0's run, then discards; the human (seat 0) sees the draw
-    without its tile."""
+    """play_table.Table.bot_turn (with OKEY_101) plays one seat's whole turn by the policy:
+    here seat 1 draws, lays R8 off onto seat 0's run, then discards; the human (seat 0) sees
+    the draw without its tile."""
     state = arranged({1: "R8 Y2 B6 K9"}, turn=1, table=[(1, "K10 K11 K12"), (0, "R5 R6 R7")])
     table = cli_table(state)
     table.bot_turn(1)

@@ -1,15 +1,21 @@
 """`okey play`: the command's options and the choice of game.
 
-The classic game is played by okey_cli.play_cmd, Okey 101 by okey_cli.play101_cmd
-(which builds on play_cmd's table and human seat); this module imports both and
-neither imports it, so the two game modules do not import each other.
+GAMES is the one place that knows the games: --game looks up its GamePlay there
+(okey_cli.play_classic, okey_cli.play_101), and the one game loop (okey_cli.play_loop)
+plays it. This module imports both games and neither imports it or the other.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from okey_cli import play101_cmd, play_cmd, rpc, score_cmd
+from okey_cli import play_loop, play_options, rpc, score_cmd
+from okey_cli.play_101 import OKEY_101
+from okey_cli.play_classic import CLASSIC
+from okey_cli.play_game import GamePlay
+
+# The games `okey play --game` offers, the first the default.
+GAMES: dict[str, GamePlay] = {"classic": CLASSIC, "101": OKEY_101}
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument(
-        "--game", choices=play_cmd.GAMES, default="classic",
+        "--game", choices=tuple(GAMES), default="classic",
         help="classic (default) or 101: Okey 101, four players, the 101 preset, "
              "3 rounds unless --game-rounds says otherwise",
     )
@@ -42,8 +48,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--rounds", type=int, default=0, metavar="N",
                         help="stop after N rounds even if the game is not over; 1 plays a "
                              "single round (default 0: play until the game is over)")
-    parser.add_argument("--preset", choices=play_cmd.PRESETS, default="", help="default: classic")
-    for name, meaning in play_cmd.RULE_OPTIONS.items():
+    parser.add_argument("--preset", choices=play_options.PRESETS, default="",
+                        help="default: classic")
+    for name, meaning in play_options.RULE_OPTIONS.items():
         parser.add_argument(
             f"--{name.replace('_', '-')}",
             action=argparse.BooleanOptionalAction,
@@ -51,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             help=f"{meaning} (default: the preset's)",
         )
     score_cmd.add_scoring_options(parser)
-    play101_cmd.add_options(parser)
+    play_options.add_101_options(parser)
     parser.add_argument(
         "--save-state", metavar="FILE", default=None,
         help=(
@@ -73,7 +80,4 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run_play(args: argparse.Namespace) -> int:
-    if args.game == "101":
-        return play101_cmd.run_play_101(args)
-    play101_cmd.refuse_101_options(args)
-    return play_cmd.run_classic(args)
+    return play_loop.run(GAMES[args.game], args)

@@ -5,20 +5,18 @@ Everything here is built from GameService answers meant for the human's seat
 never from the opaque game state. A tile drawn from the wall is shown only to
 the seat that drew it (docs/rules.md §8.7).
 
-Seats are printed with the table's numbers. They differ from the deal's once a
-seat has left the game (elimination): a deal's seats are the table's seats
-still in the game, in order (docs/rules.md §9.4), so `Seats` maps them.
+Seats are printed with the table's numbers (okey_cli.play_seats.Seats).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from okey.v1 import game_pb2, state_pb2
 
 from okey_cli import render
+from okey_cli.play_seats import Seats
 
 _PHASE_TODO: dict[int, str] = {
     state_pb2.PHASE_FIRST_DISCARD: "open the round by discarding a tile (no draw)",
@@ -39,30 +37,6 @@ _MOVE_WORDS: dict[int, str] = {
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
-@dataclass(frozen=True, slots=True)
-class Seats:
-    """Who is who in one deal: the human's seat in the deal (None once the human has left
-    the game) and, per deal seat, the table seat it is."""
-
-    human: int | None
-    table: tuple[int, ...]
-
-    @classmethod
-    def whole_table(cls, human: int, players: int) -> Seats:
-        """Every table seat in the game: deal seats are table seats."""
-        return cls(human, tuple(range(players)))
-
-    def number(self, seat: int) -> int:
-        """The table seat of deal seat `seat`."""
-        return self.table[seat] if 0 <= seat < len(self.table) else seat
-
-    def who(self, seat: int) -> str:
-        return "you" if seat == self.human else f"seat {self.number(seat)}"
-
-    def whose(self, seat: int) -> str:
-        return "your" if seat == self.human else f"seat {self.number(seat)}'s"
 
 
 def tile_sort_key(tile: Any) -> tuple[bool, int, int, int]:

@@ -15,7 +15,8 @@ from collections.abc import Iterable, Sequence
 from okey.v1 import game_pb2, hand_pb2, state_pb2
 
 from okey_cli import render
-from okey_cli.play_render import Seats, rack_line, tiles_text
+from okey_cli.play_render import rack_line, tiles_text
+from okey_cli.play_seats import Seats
 
 _MELD_KINDS = {
     hand_pb2.MELD_KIND_SET: "set",
