@@ -17,7 +17,9 @@ server's limits, and how soon a restarted process serves again; seal_bench:
 ApplyMove server CPU per call of the last revision before the sealed state
 (a git worktree under .bench-cache/) against this checkout's, in one run;
 bots_bench: seeded rounds between bot levels (win rates with 95% intervals) and
-suggest_move's median and p99 per level. Each
+suggest_move's median and p99 per level; analysis_bench: hand analysis per
+call in-process (the 14-tile distance and the 15-tile per-discard analysis,
+median and p99, on dealt classic racks). Each
 is a bounded run (counts and time budgets fixed in its module). A benchmark
 module that is missing is skipped with a note; one that fails is reported and
 the others still run; the exit status is 1 if any failed. The soak
@@ -36,6 +38,7 @@ BENCH_DIR = Path(__file__).resolve().parent
 BENCHMARKS = (
     "hand_bench", "rpc_bench", "deal_bench", "game_bench", "opening_bench", "memory_bench",
     "process_bench", "limits_bench", "seal_bench", "bots_bench",
+    "analysis_bench",
 )
 
 
