@@ -7,7 +7,8 @@ the bots build those from the best opening's arrangement
 Level 1 plays a random listed move, but opens when its best opening reaches
 what is needed (melds first, else pairs): without opening a seat can only draw
 and throw, and a bot that never opens is not playing the game. It never takes
-back at random (laying off and taking back could go on for ever). Its random
+back at random, and settles a taken discard (lays or returns it) as level 2
+does: laying off and taking back could otherwise go on for ever. Its random
 discards (okeys and tiles that could be laid off among them) keep it weakest.
 
 Level 2 is greedy: draws from the bank, opens as soon as it can, then lays
@@ -73,6 +74,12 @@ def okey101_move(
             move, text = opening
             return Suggestion(move, f"{text} ({_needed_text(view)} needed)")
     if level == 1:
+        if view.phase is Phase.DISCARD and view.taken_discard is not None:
+            # A taken discard must be laid or returned: the level-2 way, or the seat
+            # could lay off and take back for ever, never free to discard.
+            settled = _lay(view, legal, 2, opened)
+            if settled is not None:
+                return settled
         # Never a take-back at random: laying off and taking back could go on for ever.
         undone = [move for move in legal if move.kind is not MoveKind.TAKE_BACK]
         return random_move(undone or legal, lots)
