@@ -17,9 +17,10 @@ COMMAND = [str(OKEY)] if OKEY.exists() else [sys.executable, "-m", "okey_cli.mai
 # A bound for a CLI run to finish, not a timing assertion.
 RUN_DEADLINE_S = 60
 # Okey B6: R1-R3, Y7 B7 K7, R9-R12 and K11-K13 with the okey win (as K10).
-WINS = "R1 R2 R3 Y7 B7 K7 R9 R10 R11 R12 K11 K12 K13 B6".split()
+WINS = ["R1", "R2", "R3", "Y7", "B7", "K7", "R9", "R10", "R11", "R12", "K11", "K12", "K13", "B6"]
 # One tile short: K11 K12 with Y4 beside; 15 tiles with Y1.
-NEAR = "R1 R2 R3 Y7 B7 K7 R9 R10 R11 R12 K11 K12 Y4 B6 Y1".split()
+NEAR = ["R1", "R2", "R3", "Y7", "B7", "K7", "R9", "R10", "R11", "R12", "K11", "K12", "Y4", "B6",
+        "Y1"]
 
 
 @pytest.fixture

@@ -54,7 +54,9 @@ def test_bots_play_a_whole_round_of_moves_applymove_accepts(channel, game, level
         if status.outcome is not None:
             break
         answer = _suggest(channel, token, status.turn, level)
-        assert answer.HasField("move") and answer.reason and answer.level == level
+        assert answer.HasField("move")
+        assert answer.reason
+        assert answer.level == level
         applied = games.ApplyMove(game_pb2.ApplyMoveRequest(state=token, move=answer.move))
         assert applied.legal, (answer.reason, applied.message)
         token = applied.state
