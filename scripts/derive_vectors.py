@@ -42,6 +42,7 @@ from typing import Any
 import deal_referee
 import opening_referee
 import vector_json as vj
+from okey_rules.analysis.hand_analysis import analyze_hand
 from okey_rules.dealing.deal import deal, validate_deal_input
 from okey_rules.dealing.deal_fairness import seeded_deal_id, shuffle_seed
 from okey_rules.dealing.deal_stacked import stacked_deal
@@ -437,6 +438,53 @@ def opening_answer(case: Json, _at: Position | None) -> Json:
     return engine
 
 
+def analyze_answer(case: Json, _at: Position | None) -> Json:
+    """AnalyzeHand: the engine's analysis. A case's hand-written `want` (the best distance,
+    and per way) is checked, and a distance of 0 or 1 is worked out again by brute force:
+    0 exactly when CheckHand wins, 1 exactly when some one tile replaced makes it win."""
+    request = case["request"]
+    if preset(request.get("preset", "")).game is not Game.CLASSIC:
+        raise InvalidInputError("ruleset.game", "AnalyzeHand analyzes classic hands")
+    tiles = parse_tiles(request["handNotation"])
+    okey = (okey_for(parse_tile(request["indicatorNotation"])) if "indicatorNotation" in request
+            else parse_tile(request["okeyNotation"]))
+    rules = rules_of(request)
+    seen = parse_tiles(request["seenNotation"]) if "seenNotation" in request else None
+    found = analyze_hand(tiles, okey, rules, seen)
+    answer = vj.analysis(found, okey)
+    want = case.get("want", {})
+    got = found.distance if found.distance is not None else found.discards[
+        found.best_discard].distance
+    for way in ("best", "melds", "pairs", "kafa"):
+        if way in want:
+            assert getattr(got, way) == want[way], f"{case['name']}: {way} is {getattr(got, way)}"
+    if "bestDiscard" in want:
+        shown = vj.face(found.discards[found.best_discard].tile.code)
+        assert shown == vj.face(parse_tile(want["bestDiscard"]).code), case["name"]
+    if found.distance is not None and found.distance.best <= 1:
+        assert _wins_after(tiles, okey, rules, found.distance.best), case["name"]
+    return answer
+
+
+def _wins_after(tiles: list[Tile], okey: Tile, rules: Ruleset, replaced: int) -> bool:
+    """Brute force: does the hand win with `replaced` (0 or 1) of its tiles swapped for a
+    tile that could exist beside the rest, and (for 1) not with none?"""
+    if replaced == 0:
+        return check_hand(tiles, okey, rules).winning
+    if check_hand(tiles, okey, rules).winning:
+        return False
+    for index in range(len(tiles)):
+        rest = tiles[:index] + tiles[index + 1:]
+        for code in range(len(TILE_OF_CODE)):
+            candidate = [*rest, TILE_OF_CODE[code]]
+            try:
+                if check_hand(candidate, okey, rules).winning:
+                    return True
+            except InvalidInputError:  # a third copy, or the indicator's copy on the table
+                continue
+    return False
+
+
 def _deal_inputs(request: Json) -> tuple[Ruleset, int, int, DealMethod]:
     method = request.get("method", "DEAL_METHOD_INFORMAL").removeprefix("DEAL_METHOD_")
     return (rules_of(request), request.get("playerCount", 0), request.get("dealerSeat", 0),
@@ -507,6 +555,7 @@ ANSWERS = {
     "BestOpening": opening_answer,
     "Deal": deal_answer,
     "CommitSeed": commit_answer,
+    "AnalyzeHand": analyze_answer,
 }
 
 

@@ -512,3 +512,31 @@ def dump(value: Any, indent: int = 0, list_depth: int = 2) -> str:
 def file_text(data: Json, list_depth: int = 2) -> str:
     """A vector file's exact text, as --write writes it."""
     return dump(data, list_depth=list_depth) + "\n"
+
+
+# --- analysis.proto: AnalyzeHand ------------------------------------------------------------------
+
+
+def hand_distance(d: Any) -> Json:
+    """A HandDistance: every way's distance (kafa 0 and not played when the rules skip it)."""
+    return {"melds": d.melds, "sevenPairs": d.pairs, "kafa": d.kafa or 0,
+            "kafaPlayed": d.kafa is not None, "best": d.best}
+
+
+def analysis(found: Any, okey: Tile) -> Json:
+    """An AnalyzeHandResponse as the vectors pin it: all but the resolved ruleset."""
+    return {
+        "indicator": face(indicator_for(okey).code),
+        "okey": face(okey.code),
+        "distance": None if found.distance is None else hand_distance(found.distance),
+        "discards": [
+            {"tile": face(c.tile.code) if not c.tile.is_false_joker else {"falseJoker": True},
+             "okey": c.okey, "distance": hand_distance(c.distance),
+             "usefulDraws": [{"tile": face(u.tile.code) if not u.tile.is_false_joker
+                              else {"falseJoker": True}, "unseen": u.unseen} for u in c.useful],
+             "usefulUnseen": c.useful_unseen}
+            for c in found.discards
+        ],
+        "bestDiscard": found.best_discard,
+        "fromView": found.from_view,
+    }
