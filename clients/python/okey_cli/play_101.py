@@ -11,7 +11,6 @@ docs/play.md, "Okey 101".
 from __future__ import annotations
 
 import argparse
-import re
 from collections.abc import Sequence
 
 from okey.v1 import deal_pb2, game_pb2, ruleset_pb2, state_pb2, tile_pb2
@@ -30,9 +29,6 @@ PRESET = "101"
 DEFAULT_GAME_ROUNDS = 3
 _LAYING_EVENTS = (game_pb2.EVENT_KIND_OPENED, game_pb2.EVENT_KIND_LAID_MELD,
                   game_pb2.EVENT_KIND_LAID_OFF)
-_COLOURS = {"R": tile_pb2.COLOR_RED, "Y": tile_pb2.COLOR_YELLOW, "B": tile_pb2.COLOR_BLUE,
-            "K": tile_pb2.COLOR_BLACK}
-_FACE = re.compile(r"([RYBK])(1[0-3]|[1-9])", re.IGNORECASE)
 # Commands of Okey 101 alone that send a move with nothing more.
 _MOVES = {
     "r": game_pb2.MOVE_KIND_RETURN_DISCARD, "return": game_pb2.MOVE_KIND_RETURN_DISCARD,
@@ -68,10 +64,8 @@ HELP = """commands (tiles in notation: R7, Y13, B1, K12, F; OK names an okey; ca
 
 def parse_face(word: str) -> tile_pb2.Tile | None:
     """A numbered face (R7, K13), what an okey may stand for; None if `word` is not one."""
-    match = _FACE.fullmatch(word)
-    if match is None:
-        return None
-    return tile_pb2.Tile(color=_COLOURS[match.group(1).upper()], number=int(match.group(2)))
+    tile = parse_tile(word)
+    return None if tile is None or tile.false_joker else tile
 
 
 def parse_named(word: str, okey: tile_pb2.Tile) -> tile_pb2.Tile | None:

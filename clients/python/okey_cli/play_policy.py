@@ -78,7 +78,8 @@ def connections(face: Face, rack_faces: Iterable[Face], runs_13_to_1: bool) -> i
     return count
 
 
-def _rack_position(tile: Any, rack: Sequence[Any]) -> int:
+def rack_position(tile: Any, rack: Sequence[Any]) -> int:
+    """Where the rack holds this very tile (face and copy), in received order; -1: nowhere."""
     for index, held in enumerate(rack):
         if (held.color, held.number, held.false_joker, held.copy) == (
             tile.color, tile.number, tile.false_joker, tile.copy,
@@ -97,7 +98,7 @@ def choose_discard(view: game_pb2.PlayerViewResponse, candidates: Sequence[Any])
 
     def key(tile: Any) -> tuple[int, int]:
         score = connections(play_face(tile, okey), rack_faces, runs_13_to_1)
-        return (score, -_rack_position(tile, view.rack))
+        return (score, -rack_position(tile, view.rack))
 
     return min(not_wild, key=key)
 

@@ -53,7 +53,7 @@ from typing import Any
 from okey.v1 import game_pb2, hand_pb2, state_pb2, tile_pb2
 from okey_rules.rulebook import OPENING_PAIRS, OPENING_POINTS
 
-from okey_cli.play_policy import is_okey, play_face
+from okey_cli.play_policy import is_okey, play_face, rack_position
 
 _TOP = 13
 
@@ -233,10 +233,6 @@ def new_melds_move(
     return melds_move(game_pb2.MOVE_KIND_LAY_MELD, view.seat, melds, view.rack, pairs=False)
 
 
-def _rack_position(tile: Any, rack: Sequence[Any]) -> int:
-    return next((i for i, held in enumerate(rack) if tile_key(held) == tile_key(tile)), -1)
-
-
 def choose_discard(
     view: game_pb2.PlayerViewResponse,
     candidates: Sequence[Any],
@@ -259,7 +255,7 @@ def choose_discard(
         fits = tile_key(tile) in placeable or (not_opened and fits_table(tile, view))
         needed = spare is not None and face_key(tile) not in spare
         return (is_okey(tile, okey), fits, needed, -value(tile, okey),
-                -_rack_position(tile, view.rack))
+                -rack_position(tile, view.rack))
 
     return min(candidates, key=key)
 

@@ -35,7 +35,7 @@ _MOVE_WORDS: dict[int, str] = {
 }
 
 
-def _count(number: int, noun: str) -> str:
+def count_text(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
@@ -68,7 +68,7 @@ def table_lines(
     lines = [
         f"-- move {view.move_number}: {turn}: {todo}",
         f"indicator {painter.tile(view.indicator)}, okey {painter.tile(view.okey)}, "
-        f"wall {_count(view.wall_size, 'tile')}",
+        f"wall {count_text(view.wall_size, 'tile')}",
     ]
     if view.HasField("turn_deadline"):
         lines.append(f"deadline {view.turn_deadline.ToJsonString()}")
@@ -76,21 +76,27 @@ def table_lines(
     # Seats in turn order starting after the human, so the pile it takes from comes last.
     order = [(human + step) % view.player_count for step in range(1, view.player_count + 1)]
     for seat in order:
-        lines.append(_seat_line(view.seats[seat], seats, previous, painter))
+        seat_view = view.seats[seat]
+        shown = ["showed gosterme"] if seat_view.gosterme else []
+        lines.append(seat_line(seat_view, seats, previous, painter, tail=shown))
     lines.append(rack_line(view, painter))
     return lines
 
 
-def _seat_line(
-    seat_view: Any, seats: Seats, previous: int, painter: render.Painter
+def seat_line(
+    seat_view: Any, seats: Seats, previous: int, painter: render.Painter, *,
+    state: Sequence[str] = (), tail: Sequence[str] = (),
 ) -> str:
+    """One seat's line in either game: who, its tile count (not the human's), the game's
+    `state` of the seat, its pile, the tile the human may take from it, then `tail`."""
     seat = seat_view.seat
     human = seats.human
     number = seats.number(seat)
     label = f"you (seat {number})" if seat == human else f"seat {number}"
     parts = [label]
     if seat != human:
-        parts.append(_count(seat_view.rack_size, "tile"))
+        parts.append(count_text(seat_view.rack_size, "tile"))
+    parts += state
     count = seat_view.discard_count
     if count == 0:
         parts.append("pile empty")
@@ -100,9 +106,7 @@ def _seat_line(
         parts.append(f"pile {count}, top {tiles_text(seat_view.discards[-1:], painter)}")
     if seat == previous and seat != human and count:
         parts.append(f"you may take {painter.tile(seat_view.discards[-1])}")
-    if seat_view.gosterme:
-        parts.append("showed gosterme")
-    return ", ".join(parts)
+    return ", ".join([*parts, *tail])
 
 
 def event_lines(

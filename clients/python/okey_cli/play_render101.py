@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from okey.v1 import game_pb2, hand_pb2, state_pb2
 
 from okey_cli import render
-from okey_cli.play_render import rack_line, tiles_text
+from okey_cli.play_render import count_text, rack_line, seat_line, tiles_text
 from okey_cli.play_seats import Seats
 
 _MELD_KINDS = {
@@ -51,10 +51,6 @@ _WORDS = {
 }
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
 def penalty_text(penalty: int) -> str:
     return _PENALTIES.get(penalty, f"penalty {penalty}")
 
@@ -77,7 +73,7 @@ def table_melds_lines(
 ) -> list[str]:
     if not view.table:
         return ["table: no melds yet"]
-    return [f"table ({_count(len(view.table), 'meld')}):",
+    return [f"table ({count_text(len(view.table), 'meld')}):",
             *(meld_line(meld, seats, painter) for meld in view.table)]
 
 
@@ -87,28 +83,6 @@ def _seat_state(seat_view: game_pb2.SeatView) -> list[str]:
         names = ", ".join(penalty_text(p) for p in seat_view.penalties)
         parts.append(f"penalties {len(seat_view.penalties)} ({names})")
     return parts
-
-
-def _seat_line(
-    seat_view: game_pb2.SeatView, seats: Seats, previous: int, painter: render.Painter
-) -> str:
-    seat = seat_view.seat
-    number = seats.number(seat)
-    mine = seat == seats.human
-    parts = [f"you (seat {number})" if mine else f"seat {number}"]
-    if not mine:
-        parts.append(_count(seat_view.rack_size, "tile"))
-    parts += _seat_state(seat_view)
-    count = seat_view.discard_count
-    if count == 0:
-        parts.append("pile empty")
-    elif seat_view.whole_pile:
-        parts.append(f"pile {count}: {tiles_text(seat_view.discards, painter)}")
-    else:
-        parts.append(f"pile {count}, top {tiles_text(seat_view.discards[-1:], painter)}")
-    if seat == previous and not mine and count:
-        parts.append(f"you may take {painter.tile(seat_view.discards[-1])}")
-    return ", ".join(parts)
 
 
 def own_lines(view: game_pb2.PlayerViewResponse, painter: render.Painter) -> list[str]:
@@ -130,12 +104,13 @@ def table_lines(
     lines = [
         f"-- move {view.move_number}: {turn}: {_PHASE_TODO.get(view.phase, '?')}",
         f"indicator {painter.tile(view.indicator)}, okey {painter.tile(view.okey)}, "
-        f"bank {_count(view.wall_size, 'tile')}",
+        f"bank {count_text(view.wall_size, 'tile')}",
         *table_melds_lines(view, seats, painter),
     ]
     previous = (human - 1) % view.player_count
     order = [(human + step) % view.player_count for step in range(1, view.player_count + 1)]
-    lines += [_seat_line(view.seats[seat], seats, previous, painter) for seat in order]
+    lines += [seat_line(view.seats[seat], seats, previous, painter,
+                        state=_seat_state(view.seats[seat])) for seat in order]
     return lines + own_lines(view, painter)
 
 
