@@ -38,7 +38,7 @@ from okey_server.wire.convert_game import view_to_proto
 VIEW_FIELDS = {
     "seat", "rules", "player_count", "dealer", "indicator", "rack", "seats", "wall_size",
     "turn", "phase", "move_number", "deadline_ms", "outcome", "deal_id", "round",
-    "table", "taken_discard",  # Okey 101's parts of the one view: empty in classic
+    "table", "taken_discard", "points_needed", "pairs_needed",  # Okey 101's: empty in classic
 }  # fmt: skip
 SEAT_VIEW_FIELDS = {"seat", "rack_size", "discard_count", "discards", "whole_pile", "gosterme",
                     "opened", "penalties"}  # the last two: Okey 101's, empty in classic

@@ -11,9 +11,9 @@ from typing import NamedTuple
 from okey_rules.bots.suggestion import okey_of
 from okey_rules.play.game101 import extended
 from okey_rules.play.game101_types import Laid, TableMeld
-from okey_rules.play.round_types import Move, MoveKind, Opened
+from okey_rules.play.round_types import Move, MoveKind
 from okey_rules.play.view_types import PlayerView
-from okey_rules.rulebook import OPENING_PAIRS, OPENING_POINTS, is_wild
+from okey_rules.rulebook import is_wild
 from okey_rules.search.hand_types import Arrangement, Meld, MeldKind
 from okey_rules.search.opening import best_openings
 from okey_rules.tiles import FACES, TILE_OF_CODE, Tile
@@ -38,22 +38,9 @@ def layable(view: PlayerView, code: int, table: Sequence[TableMeld]) -> bool:
 
 
 def needed(view: PlayerView) -> tuple[int, int]:
-    """The points and pairs an opening needs now (§10.2; §10.8 progressive opening).
-
-    The view does not hold the best opening so far, only the melds on the table: a
-    seat's melds are worth at least what it opened with, so the bound taken from them
-    is never below the rule's, and an opening that meets it never fails.
-    """
-    points, pairs = OPENING_POINTS, OPENING_PAIRS
-    if not view.rules.progressive_opening:
-        return points, pairs
-    for seat in view.seats:
-        owned = [meld for meld in view.table if meld.owner == seat.seat]
-        if seat.opened is Opened.MELDS:
-            points = max(points, sum(meld.value for meld in owned) + 1)
-        elif seat.opened is Opened.PAIRS:
-            pairs = max(pairs, len(owned) + 1)
-    return points, pairs
+    """The points and pairs an opening needs now (§10.2; §10.8 progressive opening), as the
+    view shows them."""
+    return view.points_needed, view.pairs_needed
 
 
 class Openings(NamedTuple):

@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 
 from okey_rules.bots.classic_bot import classic_move
 from okey_rules.bots.okey101_bot import okey101_move
-from okey_rules.bots.suggestion import LEVELS, Suggestion, lots_for
+from okey_rules.bots.suggestion import Suggestion, lots_for
+from okey_rules.bots.waiting import check_level
 from okey_rules.errors import InvalidInputError
 from okey_rules.play.round_types import Move
 from okey_rules.play.view_types import PlayerView
@@ -29,8 +30,7 @@ def suggest_move(view: PlayerView, legal: Sequence[Move], level: int) -> Suggest
     is one of them, or for Okey 101 an OPEN or LAY_MELD built from the rack (those
     are not listed). The same view and moves always give the same answer.
     """
-    if level not in LEVELS:
-        raise InvalidInputError("level", f"a bot's level is 1 to 3, not {level}")
+    check_level(level)
     if not legal:
         raise InvalidInputError("legal", "the seat has no move to make now")
     return POLICIES[view.rules.game](view, legal, level, lots_for(view))

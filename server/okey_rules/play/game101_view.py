@@ -5,6 +5,7 @@ seat may see them; never another rack or the bank's order."""
 from __future__ import annotations
 
 from okey_rules.errors import check_seat
+from okey_rules.play.game101 import pairs_needed, points_needed
 from okey_rules.play.game101_types import State101
 from okey_rules.play.view_types import (
     LaidTileView,
@@ -65,4 +66,6 @@ def player_view_101(state: State101, seat: int) -> PlayerView:
         round=state.round,
         table=table,
         taken_discard=taken if still_held else None,
+        points_needed=points_needed(state),
+        pairs_needed=pairs_needed(state),
     )

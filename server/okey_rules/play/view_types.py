@@ -60,6 +60,10 @@ class PlayerView:
     table: tuple[TableMeldView, ...] = ()  # Okey 101: the melds on the table
     # Okey 101: the discard the seat on turn took this turn while it is still to be laid.
     taken_discard: int | None = None
+    # Okey 101: what an opening needs now (§10.2, §10.8 progressive opening): points by
+    # melds and pairs; 0 in classic. Public: every seat saw the openings made.
+    points_needed: int = 0
+    pairs_needed: int = 0
 
 
 def sees_whole_pile(viewer: int, owner: int, player_count: int) -> bool:
