@@ -42,7 +42,7 @@ def _graph() -> dict[str, set[str]]:
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module:
-                # `from okey_cli import play_cmd` imports the module okey_cli.play_cmd.
+                # `from okey_cli import play_loop` imports the module okey_cli.play_loop.
                 targets = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
             else:
                 continue
