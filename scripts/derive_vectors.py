@@ -43,6 +43,7 @@ import deal_referee
 import opening_referee
 import vector_json as vj
 from okey_rules.analysis.hand_analysis import analyze_hand
+from okey_rules.analysis.opening_analysis import analyze_rack
 from okey_rules.dealing.deal import deal, validate_deal_input
 from okey_rules.dealing.deal_fairness import seeded_deal_id, shuffle_seed
 from okey_rules.dealing.deal_stacked import stacked_deal
@@ -443,16 +444,28 @@ def analyze_answer(case: Json, _at: Position | None) -> Json:
     and per way) is checked, and a distance of 0 or 1 is worked out again by brute force:
     0 exactly when CheckHand wins, 1 exactly when some one tile replaced makes it win."""
     request = case["request"]
-    if preset(request.get("preset", "")).game is not Game.CLASSIC:
-        raise InvalidInputError("ruleset.game", "AnalyzeHand analyzes classic hands")
     tiles = parse_tiles(request["handNotation"])
     okey = (okey_for(parse_tile(request["indicatorNotation"])) if "indicatorNotation" in request
             else parse_tile(request["okeyNotation"]))
     rules = rules_of(request)
     seen = parse_tiles(request["seenNotation"]) if "seenNotation" in request else None
+    want = case.get("want", {})
+    if rules.game is Game.OKEY_101:  # the rack's openings, held to BestOpening's referee
+        opening = analyze_rack(tiles, okey, rules)
+        for field in ("points", "pairs"):
+            if field in want:
+                assert getattr(opening, field) == want[field], f"{case['name']}: {field}"
+        for left in opening.discards:
+            rest = list(tiles)
+            rest.remove(next(t for t in tiles if t.face == left.tile.face))
+            value = opening_referee.brute_best(rest, okey, rules.runs_13_to_1)[0]
+            pairs = opening_referee.read_melds(
+                opening_referee.pairs_by_the_rule(rest, okey, rules.wild_pairs), okey)
+            assert (value, len(pairs)) == (left.points, left.pairs), \
+                f"{case['name']}: without {left.tile}"
+        return vj.opening_analysis(opening, okey)
     found = analyze_hand(tiles, okey, rules, seen)
     answer = vj.analysis(found, okey)
-    want = case.get("want", {})
     got = found.distance if found.distance is not None else found.discards[
         found.best_discard].distance
     for way in ("best", "melds", "pairs", "kafa"):

@@ -540,3 +540,25 @@ def analysis(found: Any, okey: Tile) -> Json:
         "bestDiscard": found.best_discard,
         "fromView": found.from_view,
     }
+
+
+def opening_analysis(found: Any, okey: Tile) -> Json:
+    """An AnalyzeHandResponse for an Okey 101 rack: its `opening`, and the wild in force."""
+    return {
+        "indicator": face(indicator_for(okey).code),
+        "okey": face(okey.code),
+        "distance": None,
+        "discards": [],
+        "opening": {
+            "points": found.points, "pointsNeeded": found.points_needed,
+            "pointsMissing": found.points_missing, "pairs": found.pairs,
+            "pairsNeeded": found.pairs_needed, "pairsMissing": found.pairs_missing,
+            "opened": "OPENED_UNSPECIFIED", "layOffs": [],
+            "discards": [
+                {"tile": face(d.tile.code) if not d.tile.is_false_joker else {"falseJoker": True},
+                 "points": d.points, "pairs": d.pairs, "keepsPoints": d.keeps_points,
+                 "keepsPairs": d.keeps_pairs}
+                for d in found.discards
+            ],
+        },
+    }

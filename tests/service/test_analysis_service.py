@@ -13,7 +13,8 @@ import pytest
 from game_support import reshuffled, start
 from okey.v1 import analysis_pb2, analysis_pb2_grpc, tile_pb2
 from okey_rules import okey_for, parse_tiles, preset
-from okey_rules.analysis.hand_analysis import analyze_hand, analyze_seat
+from okey_rules.analysis.hand_analysis import analyze_hand, analyze_view
+from okey_rules.analysis.opening_analysis import analyze_rack
 from okey_rules.play.game_view import player_view
 from okey_rules.tiles import TILE_OF_CODE
 from okey_server.wire.convert_state import state_token
@@ -102,8 +103,9 @@ def test_a_seat_of_a_round_is_analyzed_from_its_own_view(channel):
     state = start(players=4)
     seat = state.turn
     answer = _analyze(channel, state=state_token(state, KEY), seat=seat)
-    found, rack, _ = analyze_seat(player_view(state, seat))
-    assert len(rack) == 15
+    found = analyze_view(player_view(state, seat)).hand
+    assert found is not None
+    assert len(state.seats[seat].rack) == 15
     assert answer.from_view is True
     assert [d.useful_unseen for d in answer.discards] == [c.useful_unseen for c in found.discards]
 
@@ -128,9 +130,38 @@ def test_a_state_with_a_hand_beside_it_is_refused_on_the_hand(channel):
     assert error.fields == ("hand_notation",)
 
 
-def test_an_okey_101_ruleset_is_refused_on_the_field_that_chose_it(channel):
-    assert _refused(channel, preset="101", hand_notation=NEAR, okey_notation="B6"
-                    ).fields == ("preset",)
+RACK_101 = "R12 R13 Y5 K10 K11 K12 K13 Y13 B13 R4 Y4 B4 K4 R1 R1 R13 R7 Y2 B9 K6 F"
+
+
+def test_an_okey_101_rack_gets_its_opening_analysis(channel):
+    """docs/analysis.md, Okey 101: points and pairs missing to open, each discard's best."""
+    answer = _analyze(channel, preset="101", hand_notation=RACK_101, okey_notation="Y5")
+    found = analyze_rack(parse_tiles(RACK_101), parse_tiles("Y5")[0], preset("101"))
+    opening = answer.opening
+    assert (opening.points, opening.points_needed, opening.points_missing) == (
+        found.points, 101, 0)
+    assert (opening.pairs, opening.pairs_needed, opening.pairs_missing) == (3, 5, 2)
+    assert [(notation_of(d.tile), d.points, d.keeps_points) for d in opening.discards] == [
+        (_word(d.tile), d.points, d.keeps_points) for d in found.discards]
+    assert not answer.discards
+    assert not answer.HasField("distance")
+
+
+def test_a_101_seat_sees_its_lay_offs_from_its_view(channel):
+    """With a state: the seat's rack against the table (none at the deal) and what an
+    opening needs now."""
+    from okey_rules.dealing.deal import deal
+    from okey_rules.play.round import round_for
+    from okey_rules.ruleset import Game
+
+    rules = preset("101")
+    state = round_for(Game.OKEY_101).start(deal(rules, seed="analysis 101"), deal_ref="",
+                                           round_number=1, now_ms=None)
+    answer = _analyze(channel, state=state_token(state, KEY), seat=state.turn)
+    assert answer.HasField("opening")
+    assert answer.opening.points_needed == 101
+    assert list(answer.opening.lay_offs) == []  # nothing on the table yet
+    assert len(answer.opening.discards) == len({TILE_OF_CODE[t].face for t in state.seats[state.turn].rack})
 
 
 def test_a_hand_of_the_wrong_size_is_refused_on_the_hand(channel):

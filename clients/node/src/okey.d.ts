@@ -36,7 +36,7 @@ export type AnalyzeHandRequest = {
 /**
  * oneof hand_form (at most one of hand, handNotation):
  * The hand: 14 tiles, or 15 to ask which discard keeps it closest to a
- * win. Required unless `state` is given.
+ * win; an Okey 101 rack of 1-22 tiles. Required unless `state` is given.
  */
 & (
   | {
@@ -128,6 +128,11 @@ export interface AnalyzeHandResponse {
    * `seen` tiles; false when only the hand and the indicator are seen.
    */
   fromView: boolean;
+  /**
+   * Okey 101: the rack's openings. Unset for a classic hand (and then the
+   * fields above are set).
+   */
+  opening?: OpeningAnalysis;
 }
 
 /** A request to apply one move. */
@@ -861,6 +866,14 @@ export interface LaidTile {
   standsFor?: Tile;
 }
 
+/** A rack tile that fits a table meld. */
+export interface LayOffOption {
+  /** The rack tile. */
+  tile?: Tile;
+  /** The table meld's index (PlayerViewResponse.table). */
+  meld: number;
+}
+
 /** A request for one seat's legal moves. */
 export interface LegalMovesRequest {
   /** The sealed state as the server issued it. */
@@ -968,6 +981,54 @@ export declare const Opened: {
   readonly OPENED_MELDS: 'OPENED_MELDS';
   readonly OPENED_PAIRS: 'OPENED_PAIRS';
 };
+
+/** Okey 101: how far a rack is from opening, and what its tiles can do. */
+export interface OpeningAnalysis {
+  /** The points of the rack's best sets and runs (as BestOpening). */
+  points: number;
+  /**
+   * What opening with melds needs now: 101, or with progressive opening one
+   * more than the best opening so far.
+   */
+  pointsNeeded: number;
+  /** Points still missing (0 when the rack can open). */
+  pointsMissing: number;
+  /** The most pairs the rack holds. */
+  pairs: number;
+  /**
+   * What opening with pairs needs now: 5 (progressive: one more than the
+   * most so far).
+   */
+  pairsNeeded: number;
+  /** Pairs still missing. */
+  pairsMissing: number;
+  /** With `state`: how the seat has opened (unset: not yet). */
+  opened: Opened;
+  /**
+   * With `state`: each rack tile that fits a table meld, and the meld: what
+   * the seat may lay off once it has opened. In rack order, then meld order.
+   */
+  layOffs: LayOffOption[];
+  /**
+   * Each distinct face of the rack, in tile order: its best openings
+   * without that tile.
+   */
+  discards: OpeningDiscard[];
+}
+
+/** What an Okey 101 rack is worth without one of its tiles. */
+export interface OpeningDiscard {
+  /** The tile (copy 0 of its face). */
+  tile?: Tile;
+  /** The best sets and runs of the rest. */
+  points: number;
+  /** The most pairs of the rest. */
+  pairs: number;
+  /** The rest opens with as many points as the whole rack. */
+  keepsPoints: boolean;
+  /** The rest holds as many pairs as the whole rack. */
+  keepsPairs: boolean;
+}
 
 /** The most pairs a rack holds. */
 export interface PairsOpening {

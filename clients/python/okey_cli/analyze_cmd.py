@@ -26,7 +26,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             "Asks AnalysisService/AnalyzeHand about a classic hand (R7, Y13, B1, K12, F, as "
             "separate words or one quoted string): for 14 tiles, the fewest to replace for "
             "a win; for 15, each discard with the distance it leaves and the useful draws "
-            "with their unseen copies. Or a seat of a saved round: --state FILE --seat N."
+            "with their unseen copies. An Okey 101 rack (--preset 101): the points and pairs "
+            "missing to open and what each discard leaves. Or a seat of a saved round: "
+            "--state FILE --seat N."
         ),
     )
     analyze.add_argument("tiles", nargs="*", metavar="TILE", help="the hand, e.g. R1 R2 R3 ...")
@@ -89,6 +91,8 @@ def _distance(found: analysis_pb2.HandDistance) -> str:
 
 def analysis_text(response: analysis_pb2.AnalyzeHandResponse, painter: render.Painter) -> str:
     """The distance (14 tiles), or the discards best first with their useful draws (15)."""
+    if response.HasField("opening"):
+        return opening_text(response, painter)
     counted = "what the seat has seen" if response.from_view else "the hand alone"
     lines = [f"okey {painter.tile(response.okey)} (indicator {painter.tile(response.indicator)}),"
              f" unseen copies counted from {counted}"]
@@ -107,4 +111,24 @@ def analysis_text(response: analysis_pb2.AnalyzeHandResponse, painter: render.Pa
         if choice.useful_draws:
             draws = " ".join(f"{painter.tile(d.tile)}x{d.unseen}" for d in choice.useful_draws)
             lines.append(f"  useful draws ({choice.useful_unseen} unseen): {draws}")
+    return "\n".join(lines)
+
+
+def opening_text(response: analysis_pb2.AnalyzeHandResponse, painter: render.Painter) -> str:
+    """Okey 101: what opening needs and what is missing, the lay-offs, then each discard."""
+    found = response.opening
+    lines = [
+        f"okey {painter.tile(response.okey)} (indicator {painter.tile(response.indicator)})",
+        f"melds: {found.points} points of {found.points_needed}, {found.points_missing} missing",
+        f"pairs: {found.pairs} of {found.pairs_needed}, {found.pairs_missing} missing",
+    ]
+    if found.lay_offs:
+        lines.append("lay-offs: " + " ".join(
+            f"{painter.tile(lay.tile)}>meld {lay.meld}" for lay in found.lay_offs))
+    for left in found.discards:
+        keeps = [name for name, kept in (("melds", left.keeps_points and found.points),
+                                         ("pairs", left.keeps_pairs and found.pairs)) if kept]
+        kept_text = f" (keeps the best {' and '.join(keeps)})" if keeps else ""
+        lines.append(f"discard {painter.tile(left.tile)}: {left.points} points,"
+                     f" {left.pairs} pairs{kept_text}")
     return "\n".join(lines)

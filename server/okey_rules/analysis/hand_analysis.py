@@ -1,5 +1,7 @@
-"""One answer for a classic hand of 14 or 15 tiles, from the hand alone or from a seat's
-view of a round: what AnalysisService.AnalyzeHand gives (docs/analysis.md)."""
+"""What AnalysisService.AnalyzeHand gives (docs/analysis.md), for either game, looked up by
+the rules' game: a classic hand of 14 or 15 tiles (its distance to a win, each discard's
+useful draws) or an Okey 101 rack (okey_rules.analysis.opening_analysis), from the hand
+alone or from a seat's view of a round."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import NamedTuple
 
 from okey_rules.analysis.draws import DiscardChoice, analyze_discards
 from okey_rules.analysis.hand_distance import Distance, distance
+from okey_rules.analysis.opening_analysis import OpeningAnalysis, analyze_rack, analyze_seat_rack
 from okey_rules.errors import InvalidInputError
 from okey_rules.play.view_types import PlayerView
 from okey_rules.rulebook import HAND_SIZE
@@ -31,15 +34,39 @@ def best_discard(choices: Sequence[DiscardChoice]) -> int:
                key=lambda i: (choices[i].distance.best, -choices[i].useful_unseen, i))
 
 
+class Analysis(NamedTuple):
+    """Either game's answer: `hand` for classic, `opening` for Okey 101."""
+
+    hand: HandAnalysis | None
+    opening: OpeningAnalysis | None
+    okey: Tile
+    rules: Ruleset
+
+
+def analyze(
+    tiles: Sequence[Tile], okey: Tile, rules: Ruleset, seen: Iterable[Tile] | None = None
+) -> Analysis:
+    """A hand or rack of the rules' game; `seen` (classic): the other tiles seen."""
+    if rules.game is Game.OKEY_101:
+        return Analysis(None, analyze_rack(tiles, okey, rules), okey, rules)
+    return Analysis(analyze_hand(tiles, okey, rules, seen), None, okey, rules)
+
+
+def analyze_view(view: PlayerView) -> Analysis:
+    """A seat's own rack, seen as its view shows the table, in either game."""
+    okey = okey_for(TILE_OF_CODE[view.indicator])
+    if view.rules.game is Game.OKEY_101:
+        return Analysis(None, analyze_seat_rack(view), okey, view.rules)
+    return Analysis(analyze_seat(view)[0], None, okey, view.rules)
+
+
 def analyze_hand(
     tiles: Sequence[Tile], okey: Tile, rules: Ruleset, seen: Iterable[Tile] | None = None
 ) -> HandAnalysis:
     """14 or 15 classic tiles. `seen`: the other tiles the seat has seen (discards), beside
     the hand and the indicator; None when only those two are seen."""
-    if rules.game is not Game.CLASSIC:
-        raise InvalidInputError(
-            "ruleset.game", "AnalyzeHand analyzes classic Okey hands; an Okey 101 rack's"
-            " opening is HandService.BestOpening's")
+    if len(tiles) not in (HAND_SIZE, HAND_SIZE + 1):
+        raise InvalidInputError("tiles", f"a hand has 14 or 15 tiles, not {len(tiles)}")
     if len(tiles) == HAND_SIZE:
         return HandAnalysis(distance(tiles, okey, rules), (), 0, seen is not None)
     known = None if seen is None else [*tiles, indicator_for(okey), *seen]

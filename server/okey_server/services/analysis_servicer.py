@@ -5,22 +5,18 @@ from __future__ import annotations
 
 import grpc
 from okey.v1 import analysis_pb2, analysis_pb2_grpc
-from okey_rules.analysis.hand_analysis import analyze_hand, analyze_seat
+from okey_rules.analysis.hand_analysis import analyze, analyze_view
 from okey_rules.bots.suggest import suggest_move
 from okey_rules.bots.waiting import DEFAULT_LEVEL, check_level, why_no_move
 from okey_rules.errors import InvalidInputError
 from okey_rules.play.round import round_of
 
 from okey_server.rpc.config import Config
-from okey_server.services.check_hand_request import (
-    hand_error,
-    hand_tiles,
-    indicator_and_okey,
-    refuse_okey_101,
-)
+from okey_server.services.check_hand_request import hand_error, indicator_and_okey
 from okey_server.wire.convert_analysis import (
     analysis_answer,
     refuse_hand_beside_state,
+    request_tiles,
     seen_tiles,
 )
 from okey_server.wire.convert_game import clock_ms, move_to_proto
@@ -44,19 +40,16 @@ class AnalysisServicer(analysis_pb2_grpc.AnalysisServiceServicer):
         if request.state:
             refuse_hand_beside_state(request)
             state = state_from_token(request.state, self._keys)
-            found, _, okey = analyze_seat(round_of(state).view(state, request.seat))
-            return analysis_answer(found, okey, state.rules)
-        refuse_okey_101(request.preset, request.ruleset)
-        tiles = hand_tiles(request)
+            return analysis_answer(analyze_view(round_of(state).view(state, request.seat)))
+        tiles, hand_field = request_tiles(request)
         _, okey = indicator_and_okey(request)
         rules = ruleset_from_proto(request.preset, request.ruleset)
         seen = seen_tiles(request)
-        hand_field = "hand.tiles" if request.HasField("hand") else "hand_notation"
         try:
-            found = analyze_hand(tiles, okey, rules, seen)
+            found = analyze(tiles, okey, rules, seen)
         except InvalidInputError as exc:
             raise hand_error(exc, hand_field) from None
-        return analysis_answer(found, okey, rules)
+        return analysis_answer(found)
 
     async def SuggestMove(  # noqa: N802 (the RPC's name)
         self, request: analysis_pb2.SuggestMoveRequest,

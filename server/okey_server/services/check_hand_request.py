@@ -94,7 +94,7 @@ def refuse_okey_101(preset_name: str, message: ruleset_pb2.Ruleset) -> None:
     )
 
 
-def hand_tiles(request: hand_pb2.CheckHandRequest | analysis_pb2.AnalyzeHandRequest) -> list[Tile]:
+def hand_tiles(request: hand_pb2.CheckHandRequest) -> list[Tile]:
     """The 14 or 15 tiles of the request, from `hand` or `hand_notation` (the oneof)."""
     form = request.WhichOneof("hand_form")
     if form is None:
