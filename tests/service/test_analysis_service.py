@@ -161,7 +161,8 @@ def test_a_101_seat_sees_its_lay_offs_from_its_view(channel):
     assert answer.HasField("opening")
     assert answer.opening.points_needed == 101
     assert list(answer.opening.lay_offs) == []  # nothing on the table yet
-    assert len(answer.opening.discards) == len({TILE_OF_CODE[t].face for t in state.seats[state.turn].rack})
+    faces = {TILE_OF_CODE[t].face for t in state.seats[state.turn].rack}
+    assert len(answer.opening.discards) == len(faces)
 
 
 def test_a_hand_of_the_wrong_size_is_refused_on_the_hand(channel):
