@@ -70,3 +70,35 @@ def test_a_hand_without_its_wild_is_refused(analyze):
     result = analyze(*WINS)
     assert result.returncode == 2
     assert "--indicator or --okey" in result.stderr
+
+
+@pytest.fixture
+def play(grpc_server: str):
+    def run(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("OKEY_")}
+        env["NO_COLOR"] = "1"
+        return subprocess.run(
+            [*COMMAND, "play", *args, "--server", grpc_server],
+            capture_output=True, text=True, input=stdin, env=env,
+            timeout=RUN_DEADLINE_S, check=False,
+        )
+
+    return run
+
+
+@pytest.mark.parametrize("game", ["classic", "101"])
+def test_okey_play_hint_shows_the_bots_move_and_the_analysis(play, game):
+    """docs/play.md: `hint` asks SuggestMove (level 3) and AnalyzeHand for the seat."""
+    result = play("--game", game, "--seed", "hint", "--rounds", "1", stdin="hint\nquit\n")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("hint: "))
+    assert lines[at + 1].startswith("your hand: " if game == "classic" else "your rack: melds ")
+
+
+def test_okey_play_bots_at_a_level_play_the_round_to_its_end(play):
+    """--bot-level 3: the other seats play SuggestMove's level-3 bot."""
+    human = "draw\ndiscard\n" * 60
+    result = play("--seed", "bot level", "--rounds", "1", "--bot-level", "3", stdin=human)
+    assert result.returncode == 0, result.stderr
+    assert any(line.startswith("round over at move ") for line in result.stdout.splitlines())

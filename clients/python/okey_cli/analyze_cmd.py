@@ -132,3 +132,19 @@ def opening_text(response: analysis_pb2.AnalyzeHandResponse, painter: render.Pai
         lines.append(f"discard {painter.tile(left.tile)}: {left.points} points,"
                      f" {left.pairs} pairs{kept_text}")
     return "\n".join(lines)
+
+
+def hint_line(response: analysis_pb2.AnalyzeHandResponse, painter: render.Painter) -> str:
+    """One line of a seat's analysis for `okey play`'s hint: the distance to a win (and the
+    best discard's useful draws), or what opening still needs."""
+    if response.HasField("opening"):
+        found = response.opening
+        return (f"your rack: melds {found.points} of {found.points_needed}"
+                f" ({found.points_missing} missing), pairs {found.pairs} of"
+                f" {found.pairs_needed} ({found.pairs_missing} missing)")
+    if not response.discards:
+        return "your hand: " + _distance(response.distance)
+    best = response.discards[response.best_discard]
+    draws = " ".join(f"{painter.tile(d.tile)}x{d.unseen}" for d in best.useful_draws)
+    useful = f"; useful draws ({best.useful_unseen} unseen): {draws}" if draws else ""
+    return f"discarding {painter.tile(best.tile)}: {_distance(best.distance)}{useful}"

@@ -10,6 +10,7 @@ import re
 
 from okey.v1 import game_pb2, tile_pb2
 
+from okey_cli.analyze_cmd import hint_line
 from okey_cli.errors import EXIT_BAD_INPUT, CliError
 from okey_cli.play_table import Table, reason_name
 
@@ -51,6 +52,9 @@ def rack_tile(view: game_pb2.PlayerViewResponse, wanted: tile_pb2.Tile) -> tile_
     return wanted
 
 
+# The bot a hint asks (AnalysisService.SuggestMove): the strongest.
+HINT_LEVEL = 3
+
 class Human:
     """Reads the human's commands and turns them into moves of its seat."""
 
@@ -78,6 +82,17 @@ class Human:
         if not self.interactive:
             print(line)
         return line
+
+    def hint(self) -> None:
+        """The strongest bot's move in the seat's place and why (SuggestMove), then how far
+        the rack is from a win or from opening (AnalyzeHand), from the seat's view."""
+        advice = self.table.suggest(self.seat, HINT_LEVEL)
+        if advice.HasField("move"):
+            shown = self.table.play.move_text(advice.move, self.painter)
+            print(f"hint: {shown} ({advice.reason})")
+        else:
+            print(f"hint: none ({advice.reason})")
+        print(hint_line(self.table.analyze(self.seat), self.painter))
 
     def move(self, kind: game_pb2.MoveKind, tile: tile_pb2.Tile | None = None) -> game_pb2.Move:
         move = game_pb2.Move(kind=kind, seat=self.seat)
@@ -132,8 +147,7 @@ class Human:
             legal = self.table.legal(self.seat)
             print("\n".join(game.moves_lines(legal, view, self.painter)))
         elif word == "hint":
-            choice = game.policy_move(self.table, self.seat)
-            print("hint: " + (game.move_text(choice, self.painter) if choice else "none"))
+            self.hint()
         elif word in ("x", "discard"):
             ok, tile = self.tile_arg(words, view)
             if ok:

@@ -157,7 +157,7 @@ def run(game: GamePlay, args: argparse.Namespace) -> int:
             import readline  # noqa: F401 (line editing for input())
     with rpc.open_channel(address) as channel:
         table = Table(game, channel, Seats.whole_table(args.seat, first.player_count), painter,
-                      address=address, timeout=args.timeout)
+                      address=address, timeout=args.timeout, bot_level=args.bot_level)
         rules: ruleset_pb2.Ruleset | None = game.rules_before_deal(table, first)
         if rules is not None:
             print("\n".join(game.game_header(rules, args)))

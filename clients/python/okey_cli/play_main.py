@@ -45,6 +45,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--players", type=int, default=4, help="2-4 (default 4)")
     parser.add_argument("--dealer", type=int, default=0, metavar="SEAT",
                         help="the first round's dealer (default 0)")
+    parser.add_argument("--bot-level", type=int, default=0, choices=range(4), metavar="N",
+                        help="the bots' strength: 1 (random) to 3 (the strongest), played by "
+                             "AnalysisService/SuggestMove; 0 (default): the CLI's simple policy")
     parser.add_argument("--rounds", type=int, default=0, metavar="N",
                         help="stop after N rounds even if the game is not over; 1 plays a "
                              "single round (default 0: play until the game is over)")

@@ -12,6 +12,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from okey.v1 import (
+    analysis_pb2,
+    analysis_pb2_grpc,
     deal_pb2,
     deal_pb2_grpc,
     game_pb2,
@@ -47,9 +49,12 @@ class Table:
 
     def __init__(
         self, play: GamePlay, channel: Any, seats: Seats, painter: render.Painter, *,
-        address: str, timeout: float,
+        address: str, timeout: float, bot_level: int = 0,
     ) -> None:
         self.play = play
+        # 0: the bots play the CLI's simple policy; 1-3: AnalysisService.SuggestMove's bots.
+        self.bot_level = bot_level
+        self.analysis = analysis_pb2_grpc.AnalysisServiceStub(channel)
         self.moves = game_pb2_grpc.GameServiceStub(channel)
         self.deals = deal_pb2_grpc.DealServiceStub(channel)
         self.scoring = scoring_pb2_grpc.ScoringServiceStub(channel)
@@ -132,6 +137,28 @@ class Table:
                 print(line)
         return answer
 
+    def suggest(self, seat: int, level: int) -> analysis_pb2.SuggestMoveResponse:
+        """AnalysisService.SuggestMove for `seat` at `level`, from that seat's view only."""
+        request = analysis_pb2.SuggestMoveRequest(state=self.state, seat=seat, level=level)
+        answer: analysis_pb2.SuggestMoveResponse = self._call(self.analysis.SuggestMove,
+                                                              request)
+        return answer
+
+    def analyze(self, seat: int) -> analysis_pb2.AnalyzeHandResponse:
+        """AnalysisService.AnalyzeHand of `seat`'s rack, as its view shows the table."""
+        request = analysis_pb2.AnalyzeHandRequest(state=self.state, seat=seat)
+        answer: analysis_pb2.AnalyzeHandResponse = self._call(self.analysis.AnalyzeHand,
+                                                              request)
+        return answer
+
+    def bot_move(self, seat: int) -> game_pb2.Move | None:
+        """The bot's next move: SuggestMove's at the table's bot level, else the CLI's
+        simple policy."""
+        if not self.bot_level:
+            return self.play.policy_move(self, seat)
+        answer = self.suggest(seat, self.bot_level)
+        return answer.move if answer.HasField("move") else None
+
     def bot_turn(self, seat: int) -> None:
         """Plays the rest of `seat`'s turn by the bots' policy, from its own view and moves.
         The turn is over when the answer's status gives the turn to another seat or ends
@@ -139,7 +166,7 @@ class Table:
         name = self.seats.who(seat)
         steps = self.play.max_bot_steps
         for _ in range(steps):
-            move = self.play.policy_move(self, seat)
+            move = self.bot_move(seat)
             if move is None:
                 raise CliError(
                     f"{name} is on turn but LegalMoves offers it no move", EXIT_SERVER_ERROR
