@@ -44,6 +44,9 @@ class Color(enum.IntEnum):
         return _LETTERS[self]
 
 
+COLOURS = len(Color)  # four
+
+
 _LETTERS = {Color.RED: "R", Color.YELLOW: "Y", Color.BLUE: "B", Color.BLACK: "K"}
 _BY_LETTER = {letter: color for color, letter in _LETTERS.items()}
 _TILE_RE = re.compile(r"([RYBK])(\d{1,2})|(F)")

@@ -34,19 +34,18 @@ from itertools import combinations
 from typing import NamedTuple
 
 from okey_rules.bounded_cache import BoundedCache
-from okey_rules.rulebook import HIGH_ONE
-from okey_rules.search.packed import FIELD, LOW, ONE
+from okey_rules.rulebook import HAND_SIZE, HIGH_ONE
+from okey_rules.search.meld_table import MAX_WILDS
+from okey_rules.search.packed import FACES52, FIELD, LOW, ONE
 from okey_rules.tiles import NUMBERS
 
-HAND_SLOTS = 14
-FACES52 = 52
+HAND_SLOTS = HAND_SIZE
 # Missing faces as a plain bit mask, bit f for face f.
 ALL_FACES = (1 << FACES52) - 1
 # A memo key holds the remainder's packed counts below this bit and the slots left above.
 SLOTS_AT = FIELD * FACES52
 _NATURALS = (1 << SLOTS_AT) - 1
 _IMPOSSIBLE = -99
-MAX_WILDS = 2
 
 
 @cache

@@ -8,11 +8,11 @@ are kept.
 
 from __future__ import annotations
 
+from okey_rules.rulebook import HAND_SIZE
 from okey_rules.search.packed import COLOUR_MASK, FIELD, LOW
 from okey_rules.tiles import NUMBERS
 
 PAIRS = 7
-HAND_SIZE = 14
 
 
 def pairs_kept(naturals: int, wilds: int, wild_pairs: bool) -> int:

@@ -20,7 +20,6 @@ from collections.abc import Sequence
 
 from okey_rules.tiles import NUMBERS
 
-COLOURS = 4
 # Bits of the positions 1..13.
 _LOW_POSITIONS = (1 << NUMBERS) - 1
 _HIGH_BIT = NUMBERS  # the 1 played high after 13

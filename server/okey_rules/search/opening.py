@@ -50,6 +50,7 @@ from okey_rules.ruleset import PRESETS, Game, Ruleset
 from okey_rules.search.hand_types import Arrangement, Meld, MeldKind, Placed
 from okey_rules.search.meld_reach import meld_positions, okey_positions
 from okey_rules.tiles import (
+    COLOURS,
     FACES,
     FALSE_JOKER_FACE,
     NUMBERS,
@@ -63,7 +64,6 @@ from okey_rules.tiles import (
 # The thresholds to open (docs/okey101.md).
 # A rack holds 21 tiles, the dealer's 22; fewer are accepted (what is left of a rack).
 MAX_TILES = 22
-COLOURS = 4
 OKEY_101 = PRESETS["101"]
 
 # A run state per colour: (runs of length 1, of length 2, of length 3 or more).
