@@ -68,7 +68,7 @@ from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health_pb2
 from grpc_reflection.v1alpha import reflection_pb2
-from okey.v1 import deal_pb2, game_pb2, hand_pb2, scoring_pb2, state_pb2
+from okey.v1 import analysis_pb2, deal_pb2, game_pb2, hand_pb2, scoring_pb2, state_pb2
 from okey_cli import conformance
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -576,6 +576,27 @@ def _best_opening(live: Live) -> list[Message]:
     return out
 
 
+def _analyze(live: Live) -> list[Message]:
+    """Classic hands and an Okey 101 rack as given, and seats of the live rounds' states."""
+    out: list[Message] = []
+    for played in live.rounds[:2]:
+        out += [analysis_pb2.AnalyzeHandRequest(hand_notation=rack.notation,
+                                                okey=played.dealt.okey)
+                for rack in played.dealt.racks]
+    out += [analysis_pb2.AnalyzeHandRequest(preset="101", hand_notation=rack.notation,
+                                            indicator=live.rounds[3].dealt.indicator)
+            for rack in live.rounds[3].dealt.racks[:2]]
+    out += [analysis_pb2.AnalyzeHandRequest(state=state, seat=status.turn_seat)
+            for state, status in live.positions[::9]]
+    return out
+
+
+def _suggest(live: Live) -> list[Message]:
+    return [analysis_pb2.SuggestMoveRequest(state=state, seat=status.turn_seat,
+                                            level=1 + index % 3)
+            for index, (state, status) in enumerate(live.positions[::7])]
+
+
 def _deal(live: Live) -> list[Message]:
     return [
         *(r.deal for r in live.rounds),
@@ -686,6 +707,8 @@ VALID_BUILDERS: dict[str, Callable[[Live], list[Message]]] = {
     "/okey.v1.GameService/Replay": _replay,
     "/okey.v1.ScoringService/ScoreRound": _score_round,
     "/okey.v1.ScoringService/ScoreGame": _score_game,
+    "/okey.v1.AnalysisService/AnalyzeHand": _analyze,
+    "/okey.v1.AnalysisService/SuggestMove": _suggest,
     "/grpc.health.v1.Health/Check": _health_check,
     "/grpc.health.v1.Health/Watch": _health_check,
     "/grpc.health.v1.Health/List": lambda _live: [health_pb2.HealthListRequest()],

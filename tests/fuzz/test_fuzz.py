@@ -36,7 +36,7 @@ def test_every_rpc_of_every_okey_service_is_fuzzed() -> None:
     services = {t.service for t in okey_targets()}
     assert services == {
         "okey.v1.HandService", "okey.v1.DealService", "okey.v1.GameService",
-        "okey.v1.ScoringService",
+        "okey.v1.ScoringService", "okey.v1.AnalysisService",
     }
     check_coverage(all_targets(), VALID_BUILDERS)
 
