@@ -90,8 +90,9 @@ def _classic_distance(state, tiles):
 
 def test_classic_level_2_takes_a_discard_only_when_it_lowers_the_distance():
     """Level 2 (greedy): the previous discard is taken only when the hand with it is
-    closer to a win after its best discard; an okey is thrown only when every other
-    discard leaves the hand farther from a win."""
+    closer to a win after its best discard (level 3: never when farther); at levels 2
+    and 3 an okey is thrown only when every other discard leaves the hand farther from
+    a win."""
     took = threw = 0
     for state in _all_positions(Game.CLASSIC):
         rounds = round_of(state)
@@ -103,7 +104,13 @@ def test_classic_level_2_takes_a_discard_only_when_it_lowers_the_distance():
             rack = state.seats[seat].rack
             if move.kind is MoveKind.TAKE_DISCARD and state.wall:
                 top = state.seats[(seat - 1) % state.player_count].discards[-1]
-                assert _classic_distance(state, (*rack, top)) < _classic_distance(state, rack)
+                with_top = _classic_distance(state, (*rack, top))
+                # Level 3 also takes a discard that keeps the distance and widens the
+                # wait (tests/unit/test_bots_classic3.py); never one that loses ground.
+                if level == 2:
+                    assert with_top < _classic_distance(state, rack)
+                else:
+                    assert with_top <= _classic_distance(state, rack)
                 took += 1
             if move.kind is MoveKind.DISCARD:
                 threw += 1

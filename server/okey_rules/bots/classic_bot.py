@@ -28,6 +28,8 @@ from collections.abc import Sequence
 
 from okey_rules.analysis.draws import DiscardChoice, analyze_discards
 from okey_rules.analysis.hand_distance import distances, read_hand
+from okey_rules.bots.classic_danger import declined_faces, feed_danger
+from okey_rules.bots.classic_odds import draw_chance, turns_left, win_chance
 from okey_rules.bots.suggestion import (
     Suggestion,
     first_of,
@@ -39,19 +41,22 @@ from okey_rules.bots.suggestion import (
 )
 from okey_rules.play.round_types import Move, MoveKind, Phase
 from okey_rules.play.view_types import PlayerView
-from okey_rules.tiles import COPIES, FACES, FALSE_JOKER_FACE, NUMBERS, TILE_OF_CODE, Tile
+from okey_rules.tiles import COPIES, FACES, TILE_OF_CODE, Tile
 
 HAND = 14
-# Level 3: discards within this share of the most unseen useful copies (at least
-# CLOSE_COPIES fewer) are "close": feeding the next seat a tile that brings it one
-# step nearer costs more than a copy or two fewer to wait on.
-CLOSE_SHARE = 0.2
-CLOSE_COPIES = 2
+# Level 3 weighs a discard by its unseen useful copies less this weight times its danger
+# to the next seat (classic_danger): a tile the next seat takes is a sure step for it.
+DANGER_WEIGHT = 0.5
+# Level 3 takes a discard that keeps the distance when its chance to win with it beats
+# the wall draw's by this factor.
+TAKE_MARGIN = 1.0
 # Level 3 looks two draws ahead at this distance (one step more, each look costs an
-# analysis of 15 tiles), for this many discards and their most-copied useful draws.
+# analysis of 15 tiles), for this many discards and their most-copied useful draws;
+# the ways two draws win, over the unseen tiles, weigh this much against a copy.
 LOOKAHEAD_DISTANCE = 2
 LOOKAHEAD_CHOICES = 2
 LOOKAHEAD_DRAWS = 3
+LOOKAHEAD_WEIGHT = 1.0
 
 
 def classic_move(
@@ -71,7 +76,7 @@ def classic_move(
         return Suggestion(gosterme, f"show gösterme: the rack holds {name(twin)},"
                                     " the indicator's twin")
     if view.phase is Phase.DRAW:
-        return _draw(view, legal)
+        return _draw(view, legal, level)
     return _discard(view, legal, level)
 
 
@@ -96,16 +101,21 @@ def _distance(view: PlayerView, codes: Sequence[int]) -> int:
     return distances(reading, view.rules)[0].best
 
 
-def _draw(view: PlayerView, legal: Sequence[Move]) -> Suggestion:
+def _draw(view: PlayerView, legal: Sequence[Move], level: int) -> Suggestion:
     take = first_of(legal, MoveKind.TAKE_DISCARD)
     draw = first_of(legal, MoveKind.DRAW_FROM_WALL)
     top = previous_top(view)
     if take is not None and top is not None:
-        now = _distance(view, view.rack)
-        with_top = _distance(view, (*view.rack, top))
-        if with_top < now or draw is None:
-            return Suggestion(take, f"take {name(top)}: it brings the hand to {with_top}"
-                                    f" from a win (now {now})")
+        if level >= 3:
+            taken = _take_odds(view, top, draw is not None)
+            if taken is not None:
+                return Suggestion(take, taken)
+        else:
+            now = _distance(view, view.rack)
+            with_top = _distance(view, (*view.rack, top))
+            if with_top < now or draw is None:
+                return Suggestion(take, f"take {name(top)}: it brings the hand to {with_top}"
+                                        f" from a win (now {now})")
     if draw is not None:
         return Suggestion(draw, "draw from the wall: the previous discard does not bring"
                                 " the hand closer to a win")
@@ -115,12 +125,45 @@ def _draw(view: PlayerView, legal: Sequence[Move]) -> Suggestion:
                            " not finish the hand")
 
 
+def _take_odds(view: PlayerView, top: int, may_draw: bool) -> str | None:
+    """Level 3: why to take the previous discard, or None to draw from the wall.
+
+    One analysis of the rack with the discard answers both sides: throwing the
+    discard's face again leaves the rack as it is now. The discard is taken when it
+    brings the hand nearer, or when the chance to win (classic_odds) with it beats the
+    chance with this turn's wall draw: a wider wait for a close hand."""
+    seen = seen_tiles(view)
+    choices = analyze_discards(_tiles((*view.rack, top)), okey_of(view), view.rules, seen)
+    now = next(c for c in choices if c.tile.face == top % FACES)
+    others = [c for c in choices if c.tile.face != top % FACES and not c.okey]
+    if not others:
+        return None
+    after = min(others, key=lambda c: (c.distance.best, -c.useful_unseen, c.tile.face))
+    was, then = now.distance.best, after.distance.best
+    if then < was or not may_draw:
+        return f"take {name(top)}: it brings the hand to {then} from a win (now {was})"
+    if then > was:
+        return None
+    unseen = _unseen_total(seen)
+    turns = turns_left(view.wall_size - 1, view.player_count)
+    with_take = win_chance(then, after.useful_unseen, unseen, turns)
+    with_draw = draw_chance(was, now.useful_unseen, unseen, turns)
+    if with_take > with_draw * TAKE_MARGIN:
+        return (f"take {name(top)}: still {then} from a win, but {after.useful_unseen} useful"
+                f" draws unseen instead of {now.useful_unseen}")
+    return None
+
+
 def seen_tiles(view: PlayerView) -> list[Tile]:
     """Every tile whose place the view shows: the rack, the visible piles, the indicator."""
     codes = [*view.rack, view.indicator]
     for seat in view.seats:
         codes += seat.discards
     return _tiles(codes)
+
+
+def _unseen_total(seen: list[Tile]) -> int:
+    return COPIES * FACES - len(seen)
 
 
 def _discard(view: PlayerView, legal: Sequence[Move], level: int) -> Suggestion:
@@ -134,47 +177,69 @@ def _discard(view: PlayerView, legal: Sequence[Move], level: int) -> Suggestion:
     seen = seen_tiles(view) if level >= 3 else None
     choices = [c for c in analyze_discards(_tiles(view.rack), okey, view.rules, seen)
                if c.tile.face in by_face]
+    if level >= 3:
+        return _discard_informed(view, by_face, choices, seen or [])
     # An okey is wild: throwing it is a 101 penalty in Okey 101 and nearly always a loss
     # here; it goes only when every other discard leaves the hand farther from a win.
     least = min(c.distance.best for c in choices)
-    kept = [c for c in choices if c.distance.best == least and not c.okey] or [
-        c for c in choices if c.distance.best == least
-    ]
-    if level >= 3:
-        best = _safest_close(view, kept, least, seen or [])
-    else:
-        best = min(kept, key=lambda c: (-c.useful_unseen, c.tile.face))
+    kept = _least_kept(choices)
+    best = min(kept, key=lambda c: (-c.useful_unseen, c.tile.face))
     move = by_face[best.tile.face]
     assert move.tile is not None
-    source = "unseen" if level >= 3 else "not in hand"
-    reason = (f"discard {name(move.tile)}: keeps {least} to a win,"
-              f" {best.useful_unseen} useful draws {source}")
-    if level >= 3 and len(kept) > 1 and best.useful_unseen < max(c.useful_unseen for c in kept):
-        reason += ", and the next seat is less likely to use it"
-    return Suggestion(move, reason)
+    return Suggestion(move, f"discard {name(move.tile)}: keeps {least} to a win,"
+                            f" {best.useful_unseen} useful draws not in hand")
 
 
-def _safest_close(view: PlayerView, kept: list[DiscardChoice], least: int,
-                  seen: list[Tile]) -> DiscardChoice:
-    """Of the discards close to the most unseen useful copies, the one whose wait two
-    draws ahead is best (two steps from a win), then the one the next seat is least
-    likely to want."""
-    top = max(c.useful_unseen for c in kept)
-    margin = max(CLOSE_COPIES, int(top * CLOSE_SHARE))
-    close = [c for c in kept if c.useful_unseen >= top - margin]
-    if len(close) == 1:
-        return close[0]
-    if least == LOOKAHEAD_DISTANCE:
-        ahead = sorted(close, key=lambda c: (-c.useful_unseen, c.tile.face))[:LOOKAHEAD_CHOICES]
-        scores = {c.tile.face: _two_draws(view, c, seen) for c in ahead}
-        return max(ahead, key=lambda c: (scores[c.tile.face], c.useful_unseen, -c.tile.face))
+def _least_kept(choices: list[DiscardChoice]) -> list[DiscardChoice]:
+    """The discards that keep the lowest distance, an okey only if nothing else does."""
+    least = min(c.distance.best for c in choices)
+    return [c for c in choices if c.distance.best == least and not c.okey] or [
+        c for c in choices if c.distance.best == least
+    ]
+
+
+def _discard_informed(view: PlayerView, by_face: dict[int, Move],
+                      choices: list[DiscardChoice], seen: list[Tile]) -> Suggestion:
+    """Level 3: of the discards keeping the lowest distance, the one whose unseen useful
+    copies, less a weight for how much the next seat may want it (classic_danger), come
+    highest. A hand that can no longer win before the wall runs out only defends."""
+    kept = _least_kept(choices)
+    least = kept[0].distance.best
     unseen = _unseen(view)
     okey_face = okey_of(view).face
-    nexts_pile = {code % FACES for code in view.seats[(view.seat + 1) % view.player_count].discards}
-    return min(close, key=lambda c: (
-        _danger(c.tile.face, okey_face, unseen, nexts_pile, view.rules.runs_13_to_1),
-        -c.useful_unseen, c.tile.face,
-    ))
+    declined = declined_faces(view)
+
+    def danger(choice: DiscardChoice) -> float:
+        return feed_danger(choice.tile.face, okey_face, unseen, declined,
+                           view.rules.runs_13_to_1)
+
+    # Each draw to come is one step at most, and the last discard, the wall empty, may
+    # be taken to finish: a hand farther than that only defends.
+    if least > turns_left(view.wall_size, view.player_count) + 1:
+        safe = [c for c in choices if not c.okey] or choices
+        best = min(safe, key=lambda c: (danger(c), c.distance.best, -c.useful_unseen,
+                                        c.tile.face))
+        move = by_face[best.tile.face]
+        assert move.tile is not None
+        return Suggestion(move, f"discard {name(move.tile)}: the hand cannot win before the"
+                                " wall runs out, and the next seat is least likely to use it")
+    scores = {c.tile.face: c.useful_unseen - DANGER_WEIGHT * danger(c) for c in kept}
+    if least == LOOKAHEAD_DISTANCE and LOOKAHEAD_CHOICES > 1:
+        ahead = sorted(kept, key=lambda c: (-scores[c.tile.face], c.tile.face))
+        ahead = ahead[:LOOKAHEAD_CHOICES]
+        for c in ahead:
+            scores[c.tile.face] += LOOKAHEAD_WEIGHT * _two_draws(view, c, seen) / max(
+                1, _unseen_total(seen))
+        kept = ahead
+    best = max(kept, key=lambda c: (scores[c.tile.face], -c.tile.face))
+    move = by_face[best.tile.face]
+    assert move.tile is not None
+    reason = (f"discard {name(move.tile)}: keeps {least} to a win,"
+              f" {best.useful_unseen} useful draws unseen")
+    widest = min(kept, key=lambda c: (-c.useful_unseen, c.tile.face))
+    if best is not widest and danger(best) < danger(widest):
+        reason += ", and the next seat is less likely to use it"
+    return Suggestion(move, reason)
 
 
 def _two_draws(view: PlayerView, choice: DiscardChoice, seen: list[Tile]) -> int:
@@ -205,21 +270,3 @@ def _unseen(view: PlayerView) -> list[int]:
     for tile in seen_tiles(view):
         counts[tile.face] -= 1
     return counts
-
-
-def _danger(face: int, okey_face: int, unseen: list[int], nexts_pile: set[int],
-            runs_13_to_1: bool) -> int:
-    """How many unseen tiles could make a set or run with this face (0 when the next seat
-    threw this face itself: it did not want it then)."""
-    if face in nexts_pile:
-        return 0
-    played = okey_face if face == FALSE_JOKER_FACE else face
-    colour, number = divmod(played, NUMBERS)
-    partners = [other * NUMBERS + number for other in range(4) if other != colour]
-    for step in (-2, -1, 1, 2):
-        beside = number + step
-        if runs_13_to_1:
-            beside %= NUMBERS
-        if 0 <= beside < NUMBERS:
-            partners.append(colour * NUMBERS + beside)
-    return sum(unseen[p] for p in partners if p != okey_face)
