@@ -21,6 +21,8 @@ level asked at each position, the first asked in turn.
 
 `python bench/bots_bench.py` plays 2,000 classic and 500 Okey 101 rounds per
 pairing; `--quick` 200 and 60. Rounds are shared between two processes.
+`--game classic --pairing 2v3` plays one game's one pairing (each repeatable);
+`--no-timing` and `--timing-only` skip or keep only the speed part.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import sys
 import time
 from collections.abc import Sequence
 from multiprocessing import Pool
+from multiprocessing.pool import Pool as PoolType
 from pathlib import Path
 from typing import NamedTuple
 
@@ -156,8 +159,9 @@ def wilson(wins: int, total: int, z: float = Z95) -> tuple[float, float]:
     return (centre - spread) / scale, (centre + spread) / scale
 
 
-def strength(game: Game, rounds: int, pool: Pool) -> None:  # type: ignore[type-arg]
-    for pairing in PAIRINGS:
+def strength(game: Game, rounds: int, pool: PoolType,
+             pairings: Sequence[tuple[int, int]] = PAIRINGS) -> None:
+    for pairing in pairings:
         started = time.perf_counter()
         jobs = [(game.value, pairing, index) for index in range(rounds)]
         results = pool.map(_one, jobs, chunksize=4)
@@ -203,22 +207,44 @@ def speed(game: Game, rounds: int) -> None:
               flush=True)
 
 
-def run(quick: bool = False) -> None:
+def run(quick: bool = False, games: Sequence[Game] = (Game.CLASSIC, Game.OKEY_101),
+        pairings: Sequence[tuple[int, int]] = PAIRINGS, timing: bool = True) -> None:
     counts = QUICK_ROUNDS if quick else FULL_ROUNDS
     speeds = QUICK_SPEED_ROUNDS if quick else SPEED_ROUNDS
-    print("suggest_move per call (positions of seeded level-2 rounds, every level on each):")
-    for game in (Game.CLASSIC, Game.OKEY_101):
-        speed(game, speeds[game])
+    if timing:
+        print("suggest_move per call (positions of seeded level-2 rounds, every level on"
+              " each):")
+        for game in games:
+            speed(game, speeds[game])
+    if not pairings:
+        return
     print(f"strength ({WORKERS} processes; a round's winner as in the module docstring):")
     with Pool(WORKERS) as pool:
-        for game in (Game.CLASSIC, Game.OKEY_101):
-            strength(game, counts[game], pool)
+        for game in games:
+            strength(game, counts[game], pool, pairings)
+
+
+def _pairing(text: str) -> tuple[int, int]:
+    """`2v3` names the pairing of levels 2 and 3 (the lower first)."""
+    low, high = sorted(int(level) for level in text.lower().split("v"))
+    return low, high
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds per pairing")
-    run(parser.parse_args().quick)
+    parser.add_argument("--game", choices=[g.value for g in Game], action="append",
+                        help="only this game (repeatable; default both)")
+    parser.add_argument("--pairing", type=_pairing, action="append",
+                        help="only this pairing of levels, as 2v3 (repeatable; default"
+                             " 1v2, 2v3, 1v3)")
+    parser.add_argument("--no-timing", action="store_true",
+                        help="skip suggest_move's timing")
+    parser.add_argument("--timing-only", action="store_true", help="only suggest_move's timing")
+    args = parser.parse_args()
+    games = [Game(g) for g in args.game] if args.game else [Game.CLASSIC, Game.OKEY_101]
+    pairings = [] if args.timing_only else args.pairing or list(PAIRINGS)
+    run(args.quick, games, pairings, not args.no_timing)
     return 0
 
 
