@@ -15,10 +15,14 @@ distance.
 
 Level 3 counts what the view shows: a face's unseen copies leave out every
 visible discard too, so a wait whose tiles lie in the piles is worth less.
-Among discards that keep the lowest distance and come close on unseen useful
-copies, it throws the one the next seat (who may take it) is least likely to
-use: a face that seat discarded itself, else the face with the fewest unseen
-tiles that could make a set or run with it.
+It takes the previous discard when it brings the hand nearer, and also, one
+from a win, when the wider wait it gives beats this turn's wall draw by the
+chance-to-win model of okey_rules.bots.classic_odds. Of the discards that keep
+the lowest distance it throws the one whose unseen useful copies, less a
+small weight for how much the next seat (the only one that may take it) may
+want it (okey_rules.bots.classic_danger), come highest; at two from a win it
+also looks two draws ahead. A hand that can no longer win before the wall
+runs out only defends: it throws what the next seat is least likely to use.
 """
 
 from __future__ import annotations
@@ -46,10 +50,12 @@ from okey_rules.tiles import COPIES, FACES, TILE_OF_CODE, Tile
 HAND = 14
 # Level 3 weighs a discard by its unseen useful copies less this weight times its danger
 # to the next seat (classic_danger): a tile the next seat takes is a sure step for it.
-DANGER_WEIGHT = 0.5
+DANGER_WEIGHT = 0.1
 # Level 3 takes a discard that keeps the distance when its chance to win with it beats
 # the wall draw's by this factor.
 TAKE_MARGIN = 1.0
+# ... and only this close to a win, where the wait's width is what decides.
+TAKE_DISTANCE = 1
 # Level 3 looks two draws ahead at this distance (one step more, each look costs an
 # analysis of 15 tiles), for this many discards and their most-copied useful draws;
 # the ways two draws win, over the unseen tiles, weigh this much against a copy.
@@ -142,7 +148,7 @@ def _take_odds(view: PlayerView, top: int, may_draw: bool) -> str | None:
     was, then = now.distance.best, after.distance.best
     if then < was or not may_draw:
         return f"take {name(top)}: it brings the hand to {then} from a win (now {was})"
-    if then > was:
+    if then > was or then > TAKE_DISTANCE:
         return None
     unseen = _unseen_total(seen)
     turns = turns_left(view.wall_size - 1, view.player_count)

@@ -54,3 +54,4 @@ def draw_chance(distance: int, useful: int, unseen: int, turns: int) -> float:
     hit = min(1.0, useful / unseen)
     return (hit * win_chance(distance - 1, useful, unseen, turns)
             + (1 - hit) * win_chance(distance, useful, unseen, turns))
+
