@@ -90,7 +90,7 @@ def _classic_distance(state, tiles):
 
 def test_classic_level_2_takes_a_discard_only_when_it_lowers_the_distance():
     """Level 2 (greedy): the previous discard is taken only when the hand with it is
-    closer to a win after its best discard (level 3: never when farther); at levels 2
+    closer to a win after its best discard (level 3: or, one from a win, as close); at levels 2
     and 3 an okey is thrown only when every other discard leaves the hand farther from
     a win."""
     took = threw = 0
@@ -105,12 +105,10 @@ def test_classic_level_2_takes_a_discard_only_when_it_lowers_the_distance():
             if move.kind is MoveKind.TAKE_DISCARD and state.wall:
                 top = state.seats[(seat - 1) % state.player_count].discards[-1]
                 with_top = _classic_distance(state, (*rack, top))
-                # Level 3 also takes a discard that keeps the distance and widens the
-                # wait (tests/unit/test_bots_classic3.py); never one that loses ground.
-                if level == 2:
-                    assert with_top < _classic_distance(state, rack)
-                else:
-                    assert with_top <= _classic_distance(state, rack)
+                now = _classic_distance(state, rack)
+                # Level 3 also takes a discard that keeps the distance at one from a win
+                # and widens the wait (tests/unit/test_bots_classic3.py).
+                assert with_top < now or (level == 3 and with_top == now == 1)
                 took += 1
             if move.kind is MoveKind.DISCARD:
                 threw += 1
