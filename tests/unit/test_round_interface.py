@@ -22,6 +22,7 @@ SERVER = Path(__file__).resolve().parents[2] / "server" / "okey_server"
 # it may name them, but never asks a state's type.)
 GAME_AGNOSTIC = ("services/game_servicer.py", "services/scoring_servicer.py",
                  "services/deal_request.py", "wire/round_status.py", "wire/convert_state.py",
+                 "wire/convert_scoring.py",
                  "wire/convert_game.py", "wire/convert_outcome.py", "wire/scoring_wire.py")
 # Both games' moves, events, outcomes and views are translated by the same code.
 NAMES_NO_GAME = ("services/game_servicer.py", "services/scoring_servicer.py",
@@ -103,3 +104,17 @@ def test_the_game_service_never_asks_which_game_a_state_is(module):
     assert not asked, f"{module} asks a state's type at lines {asked}"
     if module in NAMES_NO_GAME:
         assert not named, f"{module} names a game-specific function at lines {named}"
+
+
+def test_one_games_own_state_is_asked_of_the_engine_by_its_rules():
+    """The sealed encoding needs each game's own state: the engine narrows it by the rules'
+    game (classic_state, okey_101_state) and refuses the other game's on ruleset.game."""
+    from okey_rules.play.round import classic_state, okey_101_state
+
+    classic, okey_101 = _started(Game.CLASSIC), _started(Game.OKEY_101)
+    assert classic_state(classic) is classic
+    assert okey_101_state(okey_101) is okey_101
+    for narrow, other in ((classic_state, okey_101), (okey_101_state, classic)):
+        with pytest.raises(InvalidInputError) as refused:
+            narrow(other, "round.state")
+        assert refused.value.field == "round.state.ruleset.game"

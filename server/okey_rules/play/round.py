@@ -91,15 +91,19 @@ class Round(Protocol):
         ...
 
 
-def _classic(state: RoundState) -> GameState:
-    if not isinstance(state, GameState):
-        raise TypeError("an Okey 101 state given to the classic round")
+def classic_state(state: RoundState, field: str = "state") -> GameState:
+    """`state` as a classic round's; INVALID_ARGUMENT on `field.ruleset.game` when its rules
+    are another game's. Where a caller needs one game's own state (its sealed encoding),
+    this is the one place that says which type that is."""
+    if state.rules.game is not Game.CLASSIC or not isinstance(state, GameState):
+        raise InvalidInputError(f"{field}.ruleset.game", "not a classic Okey round's state")
     return state
 
 
-def _okey_101(state: RoundState) -> State101:
-    if not isinstance(state, State101):
-        raise TypeError("a classic state given to the Okey 101 round")
+def okey_101_state(state: RoundState, field: str = "state") -> State101:
+    """`state` as an Okey 101 round's; INVALID_ARGUMENT on `field.ruleset.game` otherwise."""
+    if state.rules.game is not Game.OKEY_101 or not isinstance(state, State101):
+        raise InvalidInputError(f"{field}.ruleset.game", "not an Okey 101 round's state")
     return state
 
 
@@ -117,22 +121,22 @@ class ClassicRound:
         return start_round(dealt, deal_id=deal_ref, round_number=round_number, now_ms=now_ms)
 
     def apply(self, state: RoundState, move: Move, now_ms: int | None) -> RoundResult:
-        return apply_move(_classic(state), move, now_ms)
+        return apply_move(classic_state(state), move, now_ms)
 
     def legal_moves(self, state: RoundState, seat: int,
                     now_ms: int | None) -> Sequence[Move]:
-        return legal_moves(_classic(state), seat, now_ms)
+        return legal_moves(classic_state(state), seat, now_ms)
 
     def view(self, state: RoundState, seat: int) -> PlayerView:
-        return player_view(_classic(state), seat)
+        return player_view(classic_state(state), seat)
 
     def replay(self, state: RoundState,
                log: Sequence[tuple[Move, int | None]]) -> RoundReplay:
-        return replay(_classic(state), [(move, now) for move, now in log])
+        return replay(classic_state(state), [(move, now) for move, now in log])
 
     def score(self, state: RoundState, players: int, table: Table | None,
               fields: ScoreFields) -> tuple[RoundScore, NextDeal]:
-        classic = _classic(state)
+        classic = classic_state(state)
         if classic.outcome is None:
             raise InvalidInputError(fields.state, "the round is not over: nothing to score")
         rules = classic.rules
@@ -159,24 +163,24 @@ class Okey101Round:
 
     def apply(self, state: RoundState, move: Move,
               now_ms: int | None) -> RoundResult:  # noqa: ARG002 (101 turns are untimed)
-        return apply_move_101(_okey_101(state), move)
+        return apply_move_101(okey_101_state(state), move)
 
     def legal_moves(self, state: RoundState, seat: int,
                     now_ms: int | None) -> Sequence[Move]:  # noqa: ARG002 (untimed)
-        return legal_moves_101(_okey_101(state), seat)
+        return legal_moves_101(okey_101_state(state), seat)
 
     def view(self, state: RoundState, seat: int) -> PlayerView:
-        return player_view_101(_okey_101(state), seat)
+        return player_view_101(okey_101_state(state), seat)
 
     def replay(self, state: RoundState,
                log: Sequence[tuple[Move, int | None]]) -> RoundReplay:
-        return replay_101(_okey_101(state), [move for move, _ in log])
+        return replay_101(okey_101_state(state), [move for move, _ in log])
 
     # Okey 101 is four seats (`players`) and checks its table itself; §10.7: the next
     # deal is always the seat after the dealer's, nobody eliminated.
     def score(self, state: RoundState, players: int,  # noqa: ARG002
               table: Table | None, fields: ScoreFields) -> tuple[RoundScore, NextDeal]:
-        okey_101 = _okey_101(state)
+        okey_101 = okey_101_state(state)
         scored = score_round_101(okey_101, table, fields.state)
         return scored, next_deal_101(okey_101, scored)
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from okey.v1 import ruleset_pb2, scoring_pb2
 from okey_rules.errors import InvalidInputError
-from okey_rules.play.game101_types import State101
-from okey_rules.play.game_types import GameState
+from okey_rules.play.round import RoundState
 from okey_rules.ruleset import Ruleset
 from okey_rules.scores.scoring import judge_hand
 from okey_rules.scores.scoring_types import RoundResult, RoundScore, ScoreRule, Table
@@ -54,7 +53,7 @@ def check_table_fits(table: Table, field: str = "table") -> None:
 
 
 def rules_for(
-    preset: str, ruleset: ruleset_pb2.Ruleset, state: GameState | State101 | None
+    preset: str, ruleset: ruleset_pb2.Ruleset, state: RoundState | None
 ) -> Ruleset:
     """The request's rules, or the state's own: a state carries the rules it was dealt under."""
     if state is None:
@@ -68,7 +67,7 @@ def rules_for(
     return state.rules
 
 
-def finished_state(token: bytes, keys: KeyRing, field: str) -> GameState | State101:
+def finished_state(token: bytes, keys: KeyRing, field: str) -> RoundState:
     state = state_from_token(token, keys, field)
     if state.outcome is None:
         raise InvalidInputError(field, "the round is not over yet: score its finished state")

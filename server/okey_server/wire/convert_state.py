@@ -9,16 +9,14 @@ the rules (the server built it).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import cast
 
 from google.protobuf.message import Message
 from okey.internal.v1 import round_state_pb2
 from okey.v1 import ruleset_pb2
 from okey_rules.bounded_cache import BoundedCache
 from okey_rules.errors import InvalidInputError
-from okey_rules.play.game101_types import State101
 from okey_rules.play.game_types import GameState, SeatState
-from okey_rules.play.round import RoundState
+from okey_rules.play.round import RoundState, classic_state, okey_101_state
 from okey_rules.ruleset import Game, Ruleset
 from okey_rules.tiles import TILE_OF_CODE
 
@@ -49,7 +47,7 @@ _ruleset_of_wire: BoundedCache[bytes, Ruleset] = BoundedCache(RULESETS_KEPT)
 # serve under several rings, as tests do). States are immutable: sharing them
 # is safe.
 _STATES_KEPT = 1024
-_decoded_states: BoundedCache[tuple[KeyRing, bytes], GameState | State101] = BoundedCache(
+_decoded_states: BoundedCache[tuple[KeyRing, bytes], RoundState] = BoundedCache(
     _STATES_KEPT
 )
 
@@ -130,14 +128,14 @@ def _internal_message(state: RoundState) -> round_state_pb2.GameState:
 
 
 def _message_101(state: RoundState) -> round_state_pb2.GameState:
-    okey_101 = cast(State101, state)  # an Okey 101 state: _ENCODERS picks by its rules
+    okey_101 = okey_101_state(state)
     message = round_state_pb2.GameState(ruleset=ruleset_proto_cached(okey_101.rules))
     fill_state_101(message, okey_101)
     return message
 
 
 def _classic_message(round_state: RoundState) -> round_state_pb2.GameState:
-    state = cast(GameState, round_state)  # a classic state: _ENCODERS picks by its rules
+    state = classic_state(round_state)
     message = round_state_pb2.GameState(
         ruleset=ruleset_proto_cached(state.rules),  # copied into the new message
         player_count=state.player_count,
@@ -173,17 +171,12 @@ def classic_state_from_token(
 ) -> GameState:
     """A classic round's state a client passed back; INVALID_ARGUMENT on `field` unless the
     server issued it, and on its game for an Okey 101 state."""
-    state = state_from_token(token, keys, field)
-    if state.rules.game is not Game.CLASSIC:
-        raise InvalidInputError(
-            f"{field}.ruleset.game", "an Okey 101 round's state is not accepted here yet"
-        )
-    return cast(GameState, state)  # its rules say classic: the decoder made a GameState
+    return classic_state(state_from_token(token, keys, field), field)
 
 
 def state_from_token(
     token: bytes, keys: KeyRing | bytes, field: str = "state", cached: bool = True
-) -> GameState | State101:
+) -> RoundState:
     """The state (classic or Okey 101) a client passed back; INVALID_ARGUMENT on `field`
     unless a key of the ring sealed it. `cached=False` opens and decodes the token in full
     even when this process sealed or opened it lately (tests hold the two to each other)."""
@@ -199,11 +192,16 @@ def state_from_token(
     return state
 
 
-def _decode_state(message: round_state_pb2.GameState, field: str) -> GameState | State101:
-    """The state an opened token holds."""
+def _decode_state(message: round_state_pb2.GameState, field: str) -> RoundState:
+    """The state an opened token holds, read by its rules' game's decoder."""
     rules = _state_ruleset(message.ruleset, field)
-    if rules.game is Game.OKEY_101:
-        return state_101_from_proto(message, rules, field)
+    return _DECODERS[rules.game](message, rules, field)
+
+
+def _classic_from_proto(
+    message: round_state_pb2.GameState, rules: Ruleset, field: str
+) -> GameState:
+    """A classic round from an opened token's message."""
     phase = PHASE_TO_DOMAIN.get(message.phase)
     if phase is None:  # only a server of another version could have sealed this
         raise InvalidInputError(f"{field}.phase", f"unknown phase value {message.phase}")
@@ -238,3 +236,10 @@ def _decode_state(message: round_state_pb2.GameState, field: str) -> GameState |
         gosterme_order=tuple(message.gosterme_order[:]),
         must_finish=message.must_finish,
     )
+
+
+# Each game's reader of the internal message, looked up by the rules' game.
+_DECODERS: dict[Game, Callable[[round_state_pb2.GameState, Ruleset, str], RoundState]] = {
+    Game.CLASSIC: _classic_from_proto,
+    Game.OKEY_101: state_101_from_proto,
+}
