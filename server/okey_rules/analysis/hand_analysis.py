@@ -57,7 +57,7 @@ def analyze_view(view: PlayerView) -> Analysis:
     okey = okey_for(TILE_OF_CODE[view.indicator])
     if view.rules.game is Game.OKEY_101:
         return Analysis(None, analyze_seat_rack(view), okey, view.rules)
-    return Analysis(analyze_seat(view)[0], None, okey, view.rules)
+    return Analysis(_classic_seat(view, okey), None, okey, view.rules)
 
 
 def analyze_hand(
@@ -74,17 +74,11 @@ def analyze_hand(
     return HandAnalysis(None, choices, best_discard(choices), seen is not None)
 
 
-def analyze_seat(view: PlayerView) -> tuple[HandAnalysis, list[Tile], Tile]:
-    """A seat's own rack, seen as the seat sees the table (every tile its view shows):
-    the analysis, the rack's tiles and the okey."""
-    if view.rules.game is not Game.CLASSIC:
-        raise InvalidInputError(
-            "state.ruleset.game", "AnalyzeHand analyzes classic Okey hands; an Okey 101"
-            " rack's opening is HandService.BestOpening's")
+def _classic_seat(view: PlayerView, okey: Tile) -> HandAnalysis:
+    """A classic seat's own rack, unseen copies counted from every tile its view shows."""
     rack = [TILE_OF_CODE[code] for code in view.rack]
     if len(rack) not in (HAND_SIZE, HAND_SIZE + 1):
         raise InvalidInputError(
             "seat", f"the seat holds {len(rack)} tiles: the round is over for its rack")
-    okey = okey_for(TILE_OF_CODE[view.indicator])
     discards = [TILE_OF_CODE[code] for seat in view.seats for code in seat.discards]
-    return analyze_hand(rack, okey, view.rules, discards), rack, okey
+    return analyze_hand(rack, okey, view.rules, discards)
