@@ -81,6 +81,11 @@ class Config:
     max_streams_per_connection: int = DEFAULT_MAX_STREAMS_PER_CONNECTION
     receive_timeout_s: float = DEFAULT_RECEIVE_TIMEOUT_S
     max_connection_age_s: float = DEFAULT_MAX_CONNECTION_AGE_S
+    # The okey.v1 services over HTTP (Connect, gRPC-Web) on this port of the same
+    # host (None = off; 0 = any free port): okey_server.http.
+    http_port: int | None = None
+    # Browser origins the HTTP listener allows (CORS); empty: none.
+    http_cors_origins: tuple[str, ...] = ()
 
     @property
     def tls(self) -> bool:
@@ -118,6 +123,8 @@ class _Settings(TypedDict):
     max_streams_per_connection: int
     receive_timeout_s: float
     max_connection_age_s: float
+    http_port: int | None
+    http_cors_origins: tuple[str, ...]
 
 
 def parse_signing_key(text: str) -> bytes:
@@ -202,6 +209,17 @@ def _parser() -> argparse.ArgumentParser:
         help="seconds after which a client connection is closed with GOAWAY and reopened "
         f"(OKEY_MAX_CONNECTION_AGE, default {DEFAULT_MAX_CONNECTION_AGE_S:g})",
     )
+    parser.add_argument(
+        "--http-port",
+        help="also serve the okey.v1 services over HTTP (Connect JSON and binary, gRPC-Web) "
+        "on this port of --host, 0 = any free port (OKEY_HTTP_PORT; default off)",
+    )
+    parser.add_argument(
+        "--http-cors-origin", action="append",
+        help="a browser origin the HTTP listener allows (CORS), such as "
+        "https://table.example; repeatable (OKEY_HTTP_CORS_ORIGINS, comma-separated; "
+        "default none)",
+    )
     return parser
 
 
@@ -279,6 +297,11 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
     if health_port is not None and health_port != 0 and health_port in (port, metrics_port):
         what = "gRPC" if health_port == port else "metrics"
         parser.error(f"{health_text[1]}: {health_port} is the {what} port")
+    http_text = _pick(args.http_port, env, "OKEY_HTTP_PORT")
+    http_port = None if not http_text[0] else _int(parser, http_text, 0, 0, 65535)
+    if http_port and http_port in (port, metrics_port, health_port):
+        what = {port: "gRPC", metrics_port: "metrics", health_port: "health"}[http_port]
+        parser.error(f"{http_text[1]}: {http_port} is the {what} port")
     extra: _Settings = {
         "tls_cert": cert,
         "tls_key": key_pem,
@@ -307,6 +330,8 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
             parser, _pick(args.max_connection_age, env, "OKEY_MAX_CONNECTION_AGE"),
             DEFAULT_MAX_CONNECTION_AGE_S, (1, 86_400), "seconds",
         ),
+        "http_port": http_port,
+        "http_cors_origins": _cors_origins(parser, args.http_cors_origin, env),
     }
 
     key_text, key_source = _pick(args.signing_key, env, "OKEY_SIGNING_KEY")
@@ -407,3 +432,29 @@ def _check_key(
         parser.error(
             f"{key_from[1]}: {key_from[0]} holds no readable unencrypted PEM private key"
         )
+
+
+# An origin as browsers send it: scheme://host[:port], nothing after.
+_ORIGIN = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]+")
+
+
+def _cors_origins(
+    parser: argparse.ArgumentParser, flags: list[str] | None, env: Mapping[str, str]
+) -> tuple[str, ...]:
+    """The allowed browser origins: every --http-cors-origin, else OKEY_HTTP_CORS_ORIGINS'
+    comma list; ``*`` allows any origin. A value that is no origin stops the start."""
+    if flags:
+        given, source = list(flags), "--http-cors-origin"
+    else:
+        given, source = (env.get("OKEY_HTTP_CORS_ORIGINS") or "").split(","), \
+            "OKEY_HTTP_CORS_ORIGINS"
+    origins: list[str] = []
+    for text in (item.strip() for item in given):
+        if not text:
+            continue
+        origin = text.rstrip("/")
+        if origin != "*" and not _ORIGIN.fullmatch(origin):
+            parser.error(f"{source}: {text!r} is not an origin (scheme://host[:port], or *)")
+        if origin not in origins:
+            origins.append(origin)
+    return tuple(origins)

@@ -238,6 +238,8 @@ class Supervisor:
                                  "workers": [child.pid for child in self.children]}
         if self.config.health_port is not None:
             shown["health_port"] = self.config.health_port
+        if self.config.http_port is not None:
+            shown["http_port"] = self.config.http_port
         if self.config.metrics_port is not None:
             shown["metrics_port"] = self.config.metrics_port
         # The one startup line, as a lone server prints it (its pid is this process's).
@@ -363,8 +365,20 @@ def supervise(config: Config) -> int:
             log.error("cannot start", error=f"health port {config.health_port}: {exc}")
             return 1
         config = dataclasses.replace(config, health_port=health_port)
+    # So is the HTTP listener's (okey_server.http): every child binds it with SO_REUSEPORT.
+    http_reserved: socket.socket | None = None
+    if config.http_port is not None:
+        try:
+            http_reserved, http_port = reserve_port(config.host, config.http_port)
+        except OSError as exc:
+            reserved.close()
+            if health_reserved is not None:
+                health_reserved.close()
+            log.error("cannot start", error=f"http port {config.http_port}: {exc}")
+            return 1
+        config = dataclasses.replace(config, http_port=http_port)
     with reserved, health_reserved or contextlib.nullcontext(), \
-            _metrics_directory(config) as metrics_dir:
+            http_reserved or contextlib.nullcontext(), _metrics_directory(config) as metrics_dir:
         httpd = None
         if metrics_dir is not None and config.metrics_port is not None:
             from okey_server.rpc.metrics import multiprocess_registry, serve_metrics

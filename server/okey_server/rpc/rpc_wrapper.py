@@ -108,6 +108,13 @@ def request_id_of(context: grpc.aio.ServicerContext[Any, Any]) -> str:
     return uuid.uuid4().hex
 
 
+def request_id_from(value: str | None) -> str:
+    """`value` (a caller's ``x-request-id``) when it is a sane token, else a fresh uuid4 hex."""
+    if value is not None and _CLIENT_ID.fullmatch(value):
+        return value
+    return uuid.uuid4().hex
+
+
 class Activity:
     """How many unary RPCs are being handled, and when that last changed (for the drain).
 

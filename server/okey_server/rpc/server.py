@@ -175,6 +175,18 @@ def server_credentials(config: Config) -> grpc.ServerCredentials | None:
     )
 
 
+def make_servicers(config: Config) -> dict[str, object]:
+    """One servicer object per okey.v1 service, by the service's short name: the gRPC server
+    and the HTTP listener (okey_server.http) serve the same objects."""
+    return {
+        "HandService": HandServicer(config),
+        "DealService": DealServicer(config),
+        "GameService": GameServicer(config),
+        "ScoringService": ScoringServicer(config),
+        "AnalysisService": AnalysisServicer(config),
+    }
+
+
 async def create_server(
     address: str,
     config: Config,
@@ -183,6 +195,7 @@ async def create_server(
     reuse_port: bool = False,
     *,
     metrics: RpcMetrics | None = None,
+    servicers: dict[str, object] | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """A grpc.aio server bound to `address` (``host:port``, port 0 = any), not yet started.
 
@@ -193,6 +206,7 @@ async def create_server(
     Returns the server and the port it bound. Health reports SERVING for ""
     and each service. Pass `health_servicer` and `activity` to `drain` it later.
     With `metrics` (okey_server.rpc.metrics) every RPC is counted and timed there.
+    `servicers` (`make_servicers`) are the objects to serve, made here if not given.
     """
     interceptor = RpcWrapperInterceptor(
         activity, metrics, receive_timeout_s=config.receive_timeout_s
@@ -202,11 +216,12 @@ async def create_server(
         options=server_options(config, reuse_port),
         maximum_concurrent_rpcs=config.max_concurrent_rpcs,
     )
-    hand_pb2_grpc.add_HandServiceServicer_to_server(HandServicer(config), server)
-    deal_pb2_grpc.add_DealServiceServicer_to_server(DealServicer(config), server)
-    game_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(config), server)
-    scoring_pb2_grpc.add_ScoringServiceServicer_to_server(ScoringServicer(config), server)
-    analysis_pb2_grpc.add_AnalysisServiceServicer_to_server(AnalysisServicer(config), server)
+    served = servicers if servicers is not None else make_servicers(config)
+    hand_pb2_grpc.add_HandServiceServicer_to_server(served["HandService"], server)
+    deal_pb2_grpc.add_DealServiceServicer_to_server(served["DealService"], server)
+    game_pb2_grpc.add_GameServiceServicer_to_server(served["GameService"], server)
+    scoring_pb2_grpc.add_ScoringServiceServicer_to_server(served["ScoringService"], server)
+    analysis_pb2_grpc.add_AnalysisServiceServicer_to_server(served["AnalysisService"], server)
     health_servicer = health_servicer or HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(
         # Duck-typed: the registration reads only Check, Watch and List.

@@ -19,9 +19,16 @@ from okey_rules import __version__
 from okey_server.rpc.config import Config
 from okey_server.rpc.logging_setup import lifecycle_logger
 from okey_server.rpc.rpc_wrapper import Activity
-from okey_server.rpc.server import ServerStartError, create_health_server, create_server, drain
+from okey_server.rpc.server import (
+    ServerStartError,
+    create_health_server,
+    create_server,
+    drain,
+    make_servicers,
+)
 
 if TYPE_CHECKING:
+    from okey_server.http.listener import HttpListener
     from okey_server.rpc.metrics import RpcMetrics
 
 # How long RPC tasks that grpc has cancelled get to end once the server stopped.
@@ -52,7 +59,8 @@ async def serve(
 ) -> int:
     """Serves until the first SIGTERM/SIGINT, then drains; a second signal stops at once.
 
-    With --health-port the health lane is served beside the RPC port. Should
+    With --health-port the health lane is served beside the RPC port, and with
+    --http-port the same servicers over HTTP (okey_server.http), sharing the drain. Should
     gRPC stop the RPC server on its own (it does when its serving task
     fails), health turns NOT_SERVING, the process drains what is left and
     exits 1: it can no longer serve, and a supervisor should restart it.
@@ -62,14 +70,24 @@ async def serve(
     prefix = "" if worker is None else "worker "
     health_servicer = HealthServicer()
     activity = Activity()
+    servicers = make_servicers(config)
     try:
         server, port = await create_server(
             config.address, config, health_servicer, activity,
-            reuse_port=worker is not None, metrics=metrics,
+            reuse_port=worker is not None, metrics=metrics, servicers=servicers,
         )
     except ServerStartError as exc:
         log.error("cannot start", error=str(exc))
         return 1
+    http: HttpListener | None = None
+    if config.http_port is not None:
+        try:
+            http = _http_listener(config, servicers, health_servicer, activity, metrics,
+                                  reuse_port=worker is not None)
+        except ServerStartError as exc:
+            log.error("cannot start", error=f"http port: {exc}")
+            await server.stop(None)
+            return 1
     health_server, health_port = None, None
     if config.health_port is not None:
         try:
@@ -102,12 +120,16 @@ async def serve(
     await server.start()
     if health_server is not None:
         await health_server.start()
+    if http is not None:
+        http.start()
     watcher = None
     if worker is None:
         # The one startup line; with --port 0 it is how callers learn the port.
         shown: dict[str, Any] = {"pid": os.getpid(), "transport": config.transport}
         if health_server is not None:
             shown["health_port"] = health_port
+        if http is not None:
+            shown["http_port"] = http.port
         if config.metrics_port is not None:
             shown["metrics_port"] = config.metrics_port
         lifecycle.info("serving", host=config.host, port=port, version=__version__, **shown)
@@ -128,6 +150,7 @@ async def serve(
     signal_came.cancel()
     if watcher is not None:
         watcher.cancel()
+    drain_started = loop.time()
     drained = asyncio.ensure_future(drain(server, health_servicer, activity, config.grace_s))
     cut_short = asyncio.ensure_future(signalled_again.wait())
     await asyncio.wait((drained, cut_short), return_when=asyncio.FIRST_COMPLETED)
@@ -138,6 +161,11 @@ async def serve(
         # A second signal: stop now, cancelling whatever is still running.
         drained.cancel()
         await server.stop(0)
+    if http is not None:
+        # The drain refused new HTTP calls with the gRPC ones and waited for both
+        # ports to go quiet; HTTP calls still running get what is left of the grace.
+        left = 0.0 if signalled_again.is_set() else config.grace_s - (loop.time() - drain_started)
+        await http.stop(max(left, 0.0))
     if health_server is not None:
         # Last: it answered NOT_SERVING all through the drain.
         await health_server.stop(0)
@@ -158,3 +186,22 @@ async def _watch_parent(
     while os.getppid() == parent_pid:
         await asyncio.sleep(_PARENT_CHECK_S)
     on_signal(None, "parent exited")
+
+
+def _http_listener(
+    config: Config,
+    servicers: dict[str, object],
+    health_servicer: HealthServicer,
+    activity: Activity,
+    metrics: RpcMetrics | None,
+    *,
+    reuse_port: bool,
+) -> HttpListener:
+    """The HTTP listener, bound (ServerStartError if it cannot be), not yet serving."""
+    from okey_server.http.app import HttpApp
+    from okey_server.http.call_log import HttpMetrics
+    from okey_server.http.listener import HttpListener
+
+    app = HttpApp(config, servicers, health_servicer, activity,
+                  None if metrics is None else HttpMetrics(metrics))
+    return HttpListener(app, config, reuse_port=reuse_port)
