@@ -52,8 +52,9 @@ clean:
 .PHONY: docs proto-check node-test
 NODE_CLIENT := clients/node
 
-# Regenerates docs/api.md and the Node client's message types from the proto comments.
-docs: setup
+# Regenerates docs/api.md, the Node client's message types and the TypeScript client's
+# generated code (clients/ts/src/gen) from the protos.
+docs: setup ts-gen
 	$(PY) scripts/gen_api_docs.py
 	cd $(NODE_CLIENT) && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run --silent gen-types
 
@@ -64,6 +65,19 @@ proto-check: setup
 # The Node client's own suite against a freshly started okey-server.
 node-test: setup
 	$(VENV)/bin/pytest tests/e2e/test_node_client.py
+
+# --- the TypeScript client (clients/ts; its test is part of `make test`) ---
+.PHONY: ts-gen ts-test
+TS_CLIENT := clients/ts
+
+# clients/ts/src/gen from the protos: protoc-gen-es run by grpcio-tools' protoc.
+ts-gen: setup
+	cd $(TS_CLIENT) && { [ -d node_modules ] || npm ci --no-audit --no-fund; } \
+		&& OKEY_PYTHON=$(abspath $(PY)) npm run --silent generate
+
+# Generated code current, the typing test, the conformance runner over gRPC and HTTP, npm pack.
+ts-test: setup
+	$(VENV)/bin/pytest tests/e2e/test_ts_client.py
 
 # --- nginx for the load-balancer test (tests/e2e/test_nginx_balancer.py; run by `make test`) ---
 # Debian's nginx package, installed only when nginx is missing (as root, or through
