@@ -9,6 +9,8 @@ GENERATED := server/okey/v1/.generated
 PROTOS := $(wildcard proto/okey/v1/*.proto proto_internal/okey/internal/v1/*.proto)
 HOST ?= 127.0.0.1
 PORT ?= 50051
+# The same services over HTTP (Connect, gRPC-Web) beside gRPC: docs/http.md.
+HTTP_PORT ?= 8080
 
 .PHONY: setup serve test lint type unit bench gen clean
 
@@ -28,7 +30,8 @@ $(GENERATED): $(INSTALLED) $(PROTOS) scripts/gen_protos.py
 gen: $(GENERATED)
 
 serve: setup
-	$(VENV)/bin/okey-server --host $${OKEY_HOST:-$(HOST)} --port $${OKEY_PORT:-$(PORT)}
+	$(VENV)/bin/okey-server --host $${OKEY_HOST:-$(HOST)} --port $${OKEY_PORT:-$(PORT)} \
+		--http-port $${OKEY_HTTP_PORT:-$(HTTP_PORT)}
 
 lint: setup
 	$(VENV)/bin/ruff check .

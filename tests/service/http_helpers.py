@@ -18,6 +18,7 @@ from grpc_health.v1._async import HealthServicer
 from okey_server.http.app import HttpApp
 from okey_server.http.call_log import HttpMetrics
 from okey_server.http.listener import HttpListener
+from okey_server.rpc.logging_setup import configure_logging
 from okey_server.rpc.metrics import RpcMetrics
 from okey_server.rpc.rpc_wrapper import Activity
 from okey_server.rpc.server import create_server, make_servicers
@@ -77,6 +78,8 @@ class HttpServer:
 def start_http_server(loop_thread: LoopThread, **overrides: Any) -> HttpServer:
     given = overrides.pop("servicers", None)
     config = loopback_config(http_port=0, **overrides)
+    # Quiet, as the session's gRPC server: per-call info lines would clutter failures.
+    configure_logging(config.log_level)
     servicers = given or make_servicers(config)
     activity = Activity()
     health = HealthServicer()

@@ -79,8 +79,15 @@ class JsonCodec:
         if not bytes(data).strip():
             return message
         try:
-            json_format.Parse(bytes(data), message, ignore_unknown_fields=False)
-        except (json_format.ParseError, UnicodeDecodeError, RecursionError) as exc:
+            document = json.loads(bytes(data))
+        except (ValueError, RecursionError) as exc:  # not JSON, or not UTF-8
+            raise _bad_body(exc) from None
+        if not isinstance(document, dict):
+            raise connect_error(InvalidInputError(
+                "request", "the request body is not a JSON object")) from None
+        try:
+            json_format.ParseDict(document, message, ignore_unknown_fields=False)
+        except (json_format.ParseError, RecursionError) as exc:
             raise _bad_body(exc) from None
         return message
 
