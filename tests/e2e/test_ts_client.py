@@ -167,11 +167,13 @@ def test_conformance_runner_passes_every_vector_over_grpc_and_connect(
 ):
     """The TypeScript runner sends every case of tests/conformance through the generated
     clients: over gRPC to the gRPC port, and over Connect (JSON and binary) and gRPC-Web
-    to the HTTP listener; every case passes on every transport."""
+    to the HTTP listener, through Node's transports and through the browser entry
+    point's (fetch); every case passes on every transport."""
     server, http = server_with_http
     result = _run([
         node, str(built / "conformance" / "cli.js"),
         "--grpc", server.address, "--connect", http, "--connect-binary", http, "--grpc-web", http,
+        "--web-connect", http, "--web-grpc-web", http,
     ])
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-6000:]
@@ -179,9 +181,9 @@ def test_conformance_runner_passes_every_vector_over_grpc_and_connect(
     summaries = {label: (int(ok), int(bad)) for label, ok, bad in SUMMARY.findall(output)}
     assert summaries == {
         "grpc": (cases, 0), "connect json": (cases, 0), "connect binary": (cases, 0),
-        "grpc-web": (cases, 0),
+        "grpc-web": (cases, 0), "web connect json": (cases, 0), "web grpc-web": (cases, 0),
     }, output[-3000:]
-    assert TOTAL.findall(output)[-1] == (str(4 * cases), "0")
+    assert TOTAL.findall(output)[-1] == (str(6 * cases), "0")
     assert server.stop(signal.SIGTERM) == 0
 
 
@@ -223,3 +225,28 @@ def test_npm_pack_ships_the_build_and_its_types(node, built):
                 assert target.removeprefix("./") in packed, target
     assert manifest["bin"]["okey-ts-conformance"].removeprefix("./") in packed
     assert "README.md" in packed
+
+
+IMPORT = re.compile(r'^(?:import|export)\b[^;]*?\bfrom\s+"([^"]+)"', re.MULTILINE)
+
+
+def test_the_browser_entry_point_imports_nothing_of_node(built):
+    """What "@okey-rules/client/web" pulls into a page: its own modules and connect-web,
+    never a node: module or @connectrpc/connect-node (a bundler could not serve them)."""
+    seen: set[Path] = set()
+    pending = [built / "web.js"]
+    packages: set[str] = set()
+    while pending:
+        module = pending.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        for specifier in IMPORT.findall(module.read_text()):
+            if specifier.startswith("."):
+                pending.append((module.parent / specifier).resolve())
+            else:
+                packages.add(specifier)
+    assert built / "client.js" in seen
+    assert "@connectrpc/connect-web" in packages
+    node_only = {p for p in packages if p.startswith("node:") or p.endswith("connect-node")}
+    assert not node_only, packages

@@ -4,6 +4,9 @@
 //
 //   okey-ts-conformance --grpc 127.0.0.1:50051 --connect http://127.0.0.1:8080
 //
+// --web-connect and --web-grpc-web take the browser entry point's transports
+// (@connectrpc/connect-web, on fetch) instead of Node's, to the same listener.
+//
 // Prints FAIL lines (every case with --verbose), a summary line per transport,
 // "conformance (ts client, grpc): N passed, M failed", and the total alone on
 // the last line, "N passed, M failed". Exit 0 when every case passed on every
@@ -12,20 +15,23 @@
 
 import { parseArgs } from "node:util";
 
+import type { OkeyClient } from "../client.js";
 import { createNodeClient, type NodeProtocol } from "../node.js";
+import { createWebClient } from "../web.js";
 import { type CaseResult, runVectors } from "./runner.js";
 import { DEFAULT_VECTORS_DIR, loadVectorFiles, type VectorFile } from "./vectors.js";
 
 const USAGE = `usage: okey-ts-conformance [--grpc HOST:PORT] [--connect URL] [--connect-binary URL]
-                           [--grpc-web URL] [--dir DIR] [--filter TEXT] [--verbose]
+                           [--grpc-web URL] [--web-connect URL] [--web-grpc-web URL]
+                           [--dir DIR] [--filter TEXT] [--verbose]
 At least one transport: --grpc (okey-server's gRPC port), --connect / --connect-binary /
---grpc-web (its HTTP listener, okey-server --http-port).`;
+--grpc-web (its HTTP listener, okey-server --http-port, through Node's transports),
+--web-connect / --web-grpc-web (the same listener through the browser's, on fetch).`;
 
 interface Target {
   readonly label: string;
-  readonly protocol: NodeProtocol;
   readonly address: string;
-  readonly binary: boolean;
+  readonly client: (address: string) => OkeyClient;
 }
 
 function usage(message: string): never {
@@ -35,14 +41,18 @@ function usage(message: string): never {
 
 function targetsOf(values: Record<string, unknown>): Target[] {
   const targets: Target[] = [];
-  const add = (option: string, label: string, protocol: NodeProtocol, binary: boolean): void => {
+  const add = (option: string, label: string, client: Target["client"]): void => {
     const address = values[option];
-    if (typeof address === "string") targets.push({ label, protocol, address, binary });
+    if (typeof address === "string") targets.push({ label, address, client });
   };
-  add("grpc", "grpc", "grpc", false);
-  add("connect", "connect json", "connect", false);
-  add("connect-binary", "connect binary", "connect", true);
-  add("grpc-web", "grpc-web", "grpc-web", false);
+  const node = (protocol: NodeProtocol, binary = false) => (address: string) =>
+    createNodeClient(address, { protocol, binary });
+  add("grpc", "grpc", node("grpc"));
+  add("connect", "connect json", node("connect"));
+  add("connect-binary", "connect binary", node("connect", true));
+  add("grpc-web", "grpc-web", node("grpc-web"));
+  add("web-connect", "web connect json", (address) => createWebClient(address));
+  add("web-grpc-web", "web grpc-web", (address) => createWebClient(address, { protocol: "grpc-web" }));
   return targets;
 }
 
@@ -65,6 +75,8 @@ async function main(): Promise<number> {
         connect: { type: "string" },
         "connect-binary": { type: "string" },
         "grpc-web": { type: "string" },
+        "web-connect": { type: "string" },
+        "web-grpc-web": { type: "string" },
         dir: { type: "string", default: DEFAULT_VECTORS_DIR },
         filter: { type: "string" },
         verbose: { type: "boolean", default: false },
@@ -97,8 +109,7 @@ async function main(): Promise<number> {
   let failed = 0;
   let unreachable = false;
   for (const target of targets) {
-    const client = createNodeClient(target.address, { protocol: target.protocol, binary: target.binary });
-    const results = await runVectors(client, files, {
+    const results = await runVectors(target.client(target.address), files, {
       ...(filter === undefined ? {} : { filter }),
       onResult: (result) => printResult(result, target.label, values.verbose),
     });
