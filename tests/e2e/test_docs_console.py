@@ -21,6 +21,10 @@ bad-game.json (the same with seat 9 winning its second round), final.json (a rou
 saved with its finished state, as `okey play --save-state` saves it: seed 42's deal
 played out), position.json (a StackedDeal), tests/conformance and path/to/vectors (the
 repository's vectors).
+
+A `curl` command to ``http://127.0.0.1:8080/`` (the HTTP listener, docs/http.md) is run
+too, against an okey-server started with ``--http-port``, and its stdout compared the same
+way; other `curl` commands are listed below.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ import os
 import re
 import shlex
 import subprocess
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,7 +61,8 @@ NOT_OKEY = {
     "grpcurl": "README's session is replayed and compared by tests/e2e/"
                "test_reflection_session.py (scripts/reflection_session.py); grpcurl itself "
                "is not installed here",
-    "curl": "scrapes the metrics port: tests/metrics_scrape.py and the metrics tests do",
+    "curl": "scrapes the metrics port: tests/metrics_scrape.py and the metrics tests do "
+            "(curl to the HTTP listener, :8080, is run: test_the_http_example_runs_...)",
     "cd": "a step of the Node or Go set-up (tests/e2e/test_node_package.py packs the client)",
     "npm": "the Node client's packaging: tests/e2e/test_node_package.py",
     "buf": "Go stubs: buf is not run by the suite beyond buf lint/breaking "
@@ -166,7 +173,16 @@ def _is_okey(example: Example) -> bool:
     return example.command.split()[0] == "okey"
 
 
+HTTP_EXAMPLE = "http://127.0.0.1:8080/"
+
+
+def _is_http(example: Example) -> bool:
+    return example.command.split()[0] == "curl" and HTTP_EXAMPLE in example.command
+
+
 def _not_run_reason(example: Example) -> str | None:
+    if _is_http(example):
+        return None
     if not _is_okey(example):
         return NOT_OKEY.get(example.command.split()[0])
     return next((why for start, why in NOT_RUN_OKEY.items()
@@ -174,9 +190,11 @@ def _not_run_reason(example: Example) -> str | None:
 
 
 ALL_BLOCKS = blocks()
-RUN = [example for block in ALL_BLOCKS
-       if block.key not in RUN_ELSEWHERE and block.key not in EXCERPTS
-       for example in examples_of(block) if _not_run_reason(example) is None]
+RUNNABLE = [example for block in ALL_BLOCKS
+            if block.key not in RUN_ELSEWHERE and block.key not in EXCERPTS
+            for example in examples_of(block) if _not_run_reason(example) is None]
+RUN = [example for example in RUNNABLE if _is_okey(example)]
+RUN_HTTP = [example for example in RUNNABLE if _is_http(example)]
 
 
 def test_every_block_is_run_or_listed_with_its_reason():
@@ -188,7 +206,7 @@ def test_every_block_is_run_or_listed_with_its_reason():
         if not examples:
             unlisted.append(f"{block.doc}:{block.line}: {block.lines[0]!r}")
         unknown += [f"{e.id}: {e.command}" for e in examples
-                    if not _is_okey(e) and _not_run_reason(e) is None]
+                    if not _is_okey(e) and not _is_http(e) and _not_run_reason(e) is None]
     assert unlisted == [], "console blocks with no command, not listed in EXCERPTS"
     assert unknown == [], "commands that are neither okey nor listed in NOT_OKEY"
     assert len(RUN) >= 30
@@ -295,3 +313,44 @@ def test_the_play_excerpts_rule_lines_are_worded_as_the_server_words_them(
                   if line.startswith("  ")]
     assert rule_lines
     assert [line for line in rule_lines if shape(line) not in live] == []
+
+
+@pytest.fixture(scope="module")
+def http_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    """The HTTP port of an okey-server started with --http-port 0 (the docs say 8080)."""
+    log_path = tmp_path_factory.mktemp("docs-http") / "okey-server.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OKEY_")}
+    server = str(ROOT / ".venv" / "bin" / "okey-server")
+    with log_path.open("wb") as log:
+        process = subprocess.Popen([server, "--port", "0", "--http-port", "0"],
+                                   stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env)
+    try:
+        deadline = time.monotonic() + RUN_DEADLINE_S
+        port = None
+        while port is None:
+            assert process.poll() is None, log_path.read_text()
+            assert time.monotonic() < deadline, log_path.read_text()
+            for line in log_path.read_text().splitlines():
+                entry = json.loads(line) if line.startswith("{") else {}
+                if entry.get("event") == "serving":
+                    port = int(entry["http_port"])
+            time.sleep(0.05)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=RUN_DEADLINE_S)
+
+
+@pytest.mark.parametrize("example", RUN_HTTP, ids=[e.id for e in RUN_HTTP])
+def test_the_http_example_runs_as_documented(example: Example, http_server: int):
+    """The README's and docs/http.md's curl lines print what they show (stdout only:
+    curl's progress meter goes to stderr)."""
+    assert RUN_HTTP, "the README's curl line is gone"
+    command = example.command.replace(HTTP_EXAMPLE, f"http://127.0.0.1:{http_server}/")
+    done = subprocess.run(shlex.split(command), stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=RUN_DEADLINE_S, check=False)
+    assert done.returncode == 0, f"{example.id}: `{example.command}`: {done.stderr}"
+    if example.shown:
+        actual = [line.rstrip() for line in done.stdout.rstrip("\n").split("\n")]
+        assert matches_with_elisions(list(example.shown), actual), (
+            f"{example.id}: `{example.command}` now prints:\n{done.stdout}")
