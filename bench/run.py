@@ -19,7 +19,9 @@ ApplyMove server CPU per call of the last revision before the sealed state
 bots_bench: seeded rounds between bot levels (win rates with 95% intervals) and
 suggest_move's median and p99 per level; analysis_bench: hand analysis per
 call in-process (the 14-tile distance and the 15-tile per-discard analysis,
-median and p99, on dealt classic racks). Each
+median and p99, on dealt classic racks); http_bench: CheckHand over gRPC,
+Connect JSON, Connect binary and gRPC-Web from one server, one call at a
+time, as ratios to gRPC (latency median and p99, server CPU per call). Each
 is a bounded run (counts and time budgets fixed in its module). A benchmark
 module that is missing is skipped with a note; one that fails is reported and
 the others still run; the exit status is 1 if any failed. The soak
@@ -38,7 +40,7 @@ BENCH_DIR = Path(__file__).resolve().parent
 BENCHMARKS = (
     "hand_bench", "rpc_bench", "deal_bench", "game_bench", "opening_bench", "memory_bench",
     "process_bench", "limits_bench", "seal_bench", "bots_bench",
-    "analysis_bench",
+    "analysis_bench", "http_bench",
 )
 
 
