@@ -138,6 +138,9 @@ def test_wheel_ships_the_generated_stubs_and_the_license(wheel):
         assert f"okey/v1/{proto}_pb2.py" in names
         assert f"okey/v1/{proto}_pb2_grpc.py" in names
         assert f"okey/v1/{proto}_pb2.pyi" in names
+    # The HTTP listener's Connect applications, one per service (protoc-gen-connectrpc).
+    for service in ("hand", "deal", "game", "scoring", "analysis"):
+        assert f"okey/v1/{service}_connect.py" in names
     assert {"okey/__init__.py", "okey/v1/__init__.py", "okey/py.typed"} <= names
     assert "okey_rules/py.typed" in names
     assert {"okey_server/main.py", "okey_cli/main.py", "okey_rules/play/game.py"} <= names
@@ -148,10 +151,11 @@ def test_wheel_ships_the_generated_stubs_and_the_license(wheel):
     metadata = zipfile.ZipFile(wheel).read(f"{dist_info}/METADATA").decode()
     assert "License-Expression: MIT" in metadata
     # The stubs are built, not run-time generated: the tools stay out of the dependencies.
-    assert not any(
-        line.startswith("Requires-Dist: grpcio-tools") and "extra ==" not in line
-        for line in metadata.splitlines()
-    )
+    for tool in ("grpcio-tools", "protoc-gen-connectrpc"):
+        assert not any(
+            line.startswith(f"Requires-Dist: {tool}") and "extra ==" not in line
+            for line in metadata.splitlines()
+        )
 
 
 def test_build_requirements_pin_the_stub_generator():
@@ -164,6 +168,13 @@ def test_build_requirements_pin_the_stub_generator():
     version = runtime[0].removeprefix("grpcio==")
     assert f"grpcio-tools=={version}" in config["build-system"]["requires"]
     assert f"grpcio-tools=={version}" in config["project"]["optional-dependencies"]["dev"]
+    # The Connect generator: the same pin for isolated builds and for `make gen`, and the
+    # runtime it writes for (connectrpc) at the same version.
+    (connect,) = [d for d in config["build-system"]["requires"]
+                  if d.startswith("protoc-gen-connectrpc==")]
+    assert connect in config["project"]["optional-dependencies"]["dev"]
+    runtime_version = connect.removeprefix("protoc-gen-connectrpc==")
+    assert f"connectrpc=={runtime_version}" in config["project"]["dependencies"]
 
 
 def test_installed_wheel_satisfies_its_own_requirements(venv):
