@@ -12,17 +12,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
-from conftest import LOOPBACK, LoopThread, loopback_config
 from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1._async import HealthServicer
 from okey_server.http.app import HttpApp
 from okey_server.http.call_log import HttpMetrics
 from okey_server.http.listener import HttpListener
+from okey_server.rpc.config import Config
 from okey_server.rpc.logging_setup import configure_logging
 from okey_server.rpc.metrics import RpcMetrics
 from okey_server.rpc.rpc_wrapper import Activity
 from okey_server.rpc.server import create_server, make_servicers
 
+# Not imported from tests/conftest.py: `import conftest` finds tests/unit's when both
+# directories are collected.
+LOOPBACK = "127.0.0.1"
+SIGNING_KEY = b"okey-rules HTTP listener test key"
+GRPC_OPTIONS = (("grpc.so_reuseport", 0),)
 JSON = "application/json"
 PROTO = "application/proto"
 GRPC_WEB = "application/grpc-web+proto"
@@ -75,7 +80,14 @@ class HttpServer:
         return answer.json()  # type: ignore[no-any-return]
 
 
-def start_http_server(loop_thread: LoopThread, **overrides: Any) -> HttpServer:
+def loopback_config(**overrides: Any) -> Config:
+    """A Config for an in-process server: loopback, ephemeral ports, a fixed key."""
+    settings: dict[str, Any] = {"host": LOOPBACK, "port": 0, "log_level": "warning",
+                                "signing_key": SIGNING_KEY, "signing_key_generated": False}
+    return Config(**{**settings, **overrides})
+
+
+def start_http_server(loop_thread: Any, **overrides: Any) -> HttpServer:
     given = overrides.pop("servicers", None)
     config = loopback_config(http_port=0, **overrides)
     # Quiet, as the session's gRPC server: per-call info lines would clutter failures.
@@ -101,7 +113,7 @@ def start_http_server(loop_thread: LoopThread, **overrides: Any) -> HttpServer:
     return made
 
 
-def stop_http_server(loop_thread: LoopThread, server: HttpServer) -> None:
+def stop_http_server(loop_thread: Any, server: HttpServer) -> None:
     listener, grpc_server = server.stops
     loop_thread.run(listener.stop(0))
     loop_thread.run(grpc_server.stop(None))

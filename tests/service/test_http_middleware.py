@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import loopback_config
 from http_helpers import (
     ALLOWED_ORIGIN,
     GRPC_WEB,
@@ -19,6 +18,7 @@ from http_helpers import (
     connect_refusal,
     grpc_web_answer,
     grpc_web_frame,
+    loopback_config,
     start_http_server,
     stop_http_server,
 )

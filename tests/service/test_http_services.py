@@ -10,10 +10,9 @@ from typing import Any
 
 import grpc
 import pytest
-from conftest import CHANNEL_OPTIONS, TEST_SIGNING_KEY
 from fair_deal_helpers import play_to_the_end
 from google.protobuf import json_format
-from http_helpers import HttpServer, start_http_server, stop_http_server
+from http_helpers import GRPC_OPTIONS, SIGNING_KEY, HttpServer, start_http_server, stop_http_server
 from okey.v1 import deal_pb2, deal_pb2_grpc, hand_pb2, hand_pb2_grpc
 
 pytestmark = pytest.mark.service
@@ -31,7 +30,7 @@ def server(loop_thread) -> Iterator[HttpServer]:
 
 @pytest.fixture(scope="module")
 def channel(server: HttpServer) -> Iterator[grpc.Channel]:
-    with grpc.insecure_channel(server.grpc_address, options=CHANNEL_OPTIONS) as opened:
+    with grpc.insecure_channel(server.grpc_address, options=GRPC_OPTIONS) as opened:
         yield opened
 
 
@@ -84,7 +83,7 @@ def test_commit_seed_deal_and_reveal_seed(server: HttpServer) -> None:
     dealt = server.ok("/okey.v1.DealService/Deal",
                       {"dealId": committed["dealId"], "playerCount": 3})
     assert dealt["seed"] == ""  # withheld until the round is over
-    finished = play_to_the_end(b64(dealt["state"]), TEST_SIGNING_KEY)
+    finished = play_to_the_end(b64(dealt["state"]), SIGNING_KEY)
     revealed = server.ok("/okey.v1.DealService/RevealSeed", {
         "dealId": committed["dealId"], "state": base64.b64encode(finished).decode()})
     assert revealed["commitment"] == committed["commitment"]
