@@ -2,12 +2,14 @@
 promises, and agree with each other and with the server.
 
 Neither Docker nor a cluster runs here (docs/deploy.md says so), so these read
-the files: the Dockerfile's runtime stage is non-root with a gRPC health check,
-its build stage copies enough to build the wheel (built here from exactly those
-files), and the manifests (read by a small parser for the plain YAML they are
-written in; PyYAML is not a dependency) probe the serving port over gRPC, run
-non-root on a read-only root, share one signing key from a Secret, and give the
-drain time to finish.
+the files: the Dockerfile's runtime stage is non-root with a gRPC health check
+and turns on the HTTP listener on an exposed port, its build stage copies enough
+to build the wheel (built here from exactly those files), and the manifests (read
+by a small parser for the plain YAML they are written in; PyYAML is not a
+dependency) probe the health lane over gRPC, serve HTTP on the port named `http`
+(by the server's own variable), expose both ports through the Services, put the
+example Ingress's TLS in front of the HTTP port, run non-root on a read-only root,
+share one signing key from a Secret, and give the drain time to finish.
 """
 
 from __future__ import annotations
@@ -101,13 +103,31 @@ def test_dockerfile_health_check_is_the_grpc_probe_on_the_exposed_port() -> None
     # turns the health lane on. The RPC port is the one exposed, on every interface.
     assert env["OKEY_HEALTH_PORT"] not in ("", env["OKEY_PORT"])
     assert load_config([], env=env).health_port == int(env["OKEY_HEALTH_PORT"])
-    assert instructions(runtime, "EXPOSE") == [env["OKEY_PORT"]]
+    assert env["OKEY_PORT"] in exposed_ports()
+    assert env["OKEY_HEALTH_PORT"] not in exposed_ports()  # the probe's, inside the container
     assert env["OKEY_HOST"] == "0.0.0.0"
     assert instructions(runtime, "ENTRYPOINT") == ['["okey-server"]']
     assert "okey-server" in console_scripts()
     # The key is given at run time, never baked into the image.
     assert "OKEY_SIGNING_KEY" not in env
     assert "OKEY_SIGNING_KEY" not in " ".join(instructions(runtime, "ARG"))
+
+
+def exposed_ports() -> list[str]:
+    """The runtime stage's EXPOSE ports, in order."""
+    return [port for argument in instructions(dockerfile_stages()[-1], "EXPOSE")
+            for port in argument.split()]
+
+
+def test_dockerfile_turns_on_the_http_listener_on_an_exposed_port() -> None:
+    # The variable is the server's own name for --http-port; the image serves HTTP on
+    # every interface beside gRPC, and exposes exactly those two ports.
+    env = env_of(dockerfile_stages()[-1])
+    config = load_config([], env=env)
+    assert config.http_port == int(env["OKEY_HTTP_PORT"])
+    assert config.http_port not in (config.port, config.health_port)
+    assert exposed_ports() == [env["OKEY_PORT"], env["OKEY_HTTP_PORT"]]
+    assert config.http_cors_origins == ()  # no browser origin is baked into the image
 
 
 def dockerignored(relative: str, patterns: list[str]) -> bool:
@@ -166,7 +186,9 @@ def test_wheel_builds_from_what_the_build_stage_copies(tmp_path: Path) -> None:
             archive.read(name).decode() for name in names if name.endswith("entry_points.txt")
         )
     for module in ("okey/v1/game_pb2.py", "okey/v1/deal_pb2_grpc.py", "okey_server/main.py",
-                   "okey_server/probe.py", "okey_rules/play/game.py", "okey_cli/main.py"):
+                   "okey_server/probe.py", "okey_rules/play/game.py", "okey_cli/main.py",
+                   # The HTTP listener the image turns on, and its generated applications.
+                   "okey_server/http/listener.py", "okey/v1/hand_connect.py"):
         assert module in names
     assert re.search(r"^okey-server-probe = okey_server\.probe:main$", entry_points, re.M)
 
@@ -296,9 +318,14 @@ def container_env(container: dict[str, Any]) -> dict[str, Any]:
     return {entry["name"]: entry.get("value", entry.get("valueFrom")) for entry in container["env"]}
 
 
+def container_ports(container: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {port["name"]: port for port in container["ports"]}
+
+
 def test_deployment_probes_the_health_lane_over_grpc() -> None:
     _deployment, _pod, container = pod_container()
-    port, health = container["ports"]
+    ports = container_ports(container)
+    port, health = ports["grpc"], ports["health"]
     env = container_env(container)
     assert port["containerPort"] == int(env["OKEY_PORT"])
     assert health["containerPort"] == int(env["OKEY_HEALTH_PORT"]) != port["containerPort"]
@@ -308,8 +335,27 @@ def test_deployment_probes_the_health_lane_over_grpc() -> None:
         # RPC slots), which turns NOT_SERVING on drain.
         assert container[probe]["grpc"]["port"] == health["containerPort"], probe
         assert set(container[probe]) & {"httpGet", "tcpSocket", "exec"} == set(), probe
-    # The Dockerfile's port is the same one.
-    assert instructions(dockerfile_stages()[-1], "EXPOSE") == [str(port["containerPort"])]
+    # The Dockerfile's ports are the same ones.
+    assert exposed_ports() == [str(port["containerPort"]), str(ports["http"]["containerPort"])]
+
+
+def test_deployment_serves_http_on_the_port_named_http() -> None:
+    """The HTTP port the pod declares is the one the server is told to serve, by the
+    variable the server reads; probes stay on the health lane (above), not on it."""
+    _deployment, _pod, container = pod_container()
+    http = container_ports(container)["http"]
+    env = container_env(container)
+    plain = {name: value for name, value in env.items() if isinstance(value, str)}
+    config = load_config([], env=plain)
+    assert config.http_port == http["containerPort"] == int(env["OKEY_HTTP_PORT"])
+    assert config.host == "0.0.0.0"
+    assert http["protocol"] == "TCP"
+    for probe in ("readinessProbe", "livenessProbe"):
+        assert container[probe]["grpc"]["port"] != http["containerPort"], probe
+    # The browser origins the manifest shows how to allow are read from that variable.
+    assert "OKEY_HTTP_CORS_ORIGINS" in (K8S / "deployment.yaml").read_text()
+    origins = load_config([], env={"OKEY_HTTP_CORS_ORIGINS": "https://table.example"})
+    assert origins.http_cors_origins == ("https://table.example",)
 
 
 def test_deployment_runs_non_root_on_a_read_only_root_as_the_image_user() -> None:
@@ -350,22 +396,61 @@ def test_termination_grace_covers_the_pre_stop_pause_and_the_drain() -> None:
     assert pod["terminationGracePeriodSeconds"] > pause + grace
 
 
-def test_services_select_the_pods_and_target_the_grpc_port() -> None:
+def service_targets(service: dict[str, Any], container: dict[str, Any]
+                    ) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    """Each Service port by name, with the container port it targets."""
+    by_name = container_ports(container)
+    by_number = {port["containerPort"]: port for port in container["ports"]}
+    targets = {}
+    for service_port in service["spec"]["ports"]:
+        target = service_port["targetPort"]
+        targeted = by_name.get(target) if isinstance(target, str) else by_number.get(target)
+        assert targeted is not None, f"{service['metadata']['name']}: no container port {target}"
+        targets[service_port["name"]] = (service_port, targeted)
+    return targets
+
+
+def test_services_select_the_pods_and_target_the_grpc_and_http_ports() -> None:
     found = manifests()
     _deployment, pod, container = pod_container()
     labels = found["Deployment/okey-server"]["spec"]["template"]["metadata"]["labels"]
-    port = container["ports"][0]
     services = [document for key, document in found.items() if key.startswith("Service/")]
     assert {service["metadata"]["name"] for service in services} == {
         "okey-server", "okey-server-headless"}
     for service in services:
         assert service["spec"]["selector"].items() <= labels.items()
-        (service_port,) = service["spec"]["ports"]
-        assert service_port["targetPort"] in {port["name"], port["containerPort"]}
-        assert service_port["appProtocol"] == "grpc"
+        targets = service_targets(service, container)
+        assert set(targets) == {"grpc", "http"}
+        grpc_port, grpc_target = targets["grpc"]
+        assert grpc_target["name"] == "grpc"
+        assert grpc_port["appProtocol"] == "grpc"
+        # HTTP/1.1 to the pods: every Connect and gRPC-Web call fits it.
+        http_port, http_target = targets["http"]
+        assert http_target["name"] == "http"
+        assert http_port["appProtocol"] == "http"
     headless = found["Service/okey-server-headless"]
     assert headless["spec"]["clusterIP"] == "None"  # DNS lists every pod: client round_robin
     assert pod["automountServiceAccountToken"] is False
+
+
+def test_the_example_ingress_terminates_tls_in_front_of_the_http_port() -> None:
+    found = manifests()
+    ingress = found["Ingress/okey-server-http"]
+    assert ingress["apiVersion"] == "networking.k8s.io/v1"
+    spec = ingress["spec"]
+    (tls,) = spec["tls"]
+    assert tls["secretName"]
+    (rule,) = spec["rules"]
+    assert rule["host"] in tls["hosts"], "the certificate must cover the host it serves"
+    (path,) = rule["http"]["paths"]
+    assert (path["path"], path["pathType"]) == ("/", "Prefix")  # the methods and the web table
+    backend = path["backend"]["service"]
+    service = found[f"Service/{backend['name']}"]
+    _deployment, _pod, container = pod_container()
+    _service_port, target = service_targets(service, container)[backend["port"]["name"]]
+    assert target["name"] == "http"
+    # Portable: no controller's annotations (CORS, limits) that would override the server's.
+    assert "annotations" not in ingress["metadata"]
 
 
 def test_autoscaler_scales_the_deployment_on_cpu() -> None:
