@@ -42,7 +42,7 @@ type: setup
 unit: setup
 	$(VENV)/bin/pytest
 
-test: setup lint type nginx-for-tests
+test: setup lint type nginx-for-tests chromium-for-tests
 	$(VENV)/bin/pytest
 
 bench: setup
@@ -121,3 +121,27 @@ SOAK_LOAD ?= 0.8
 .PHONY: soak
 soak: setup
 	$(PY) bench/soak.py --seconds $(SOAK_SECONDS) --load $(SOAK_LOAD) $(SOAK_ARGS)
+
+# --- the web table (web/ -> server/okey_server/web_static, served at "/"; docs/web-table.md) ---
+.PHONY: web chromium-for-tests
+WEB := web
+
+# Rebuilds the committed page: npm ci (exact versions of web/package-lock.json), tsc, vite build.
+web:
+	cd $(WEB) && npm ci --no-audit --no-fund && npm run --silent build
+
+# Debian's Chromium for tests/e2e/test_web_table.py (Playwright drives it; it never downloads
+# a browser of its own), installed only when missing, as nginx-for-tests does.
+chromium-for-tests:
+	@if [ -x /usr/bin/chromium ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+	else echo "make: chromium is missing and cannot be installed here (not root, no passwordless sudo):" \
+		"install Debian's chromium package for tests/e2e/test_web_table.py" >&2; exit 0; fi; \
+	if ! command -v apt-get >/dev/null 2>&1; then \
+		echo "make: chromium is missing and there is no apt-get: install it by hand" >&2; exit 0; fi; \
+	echo "make: installing Debian's chromium (for tests/e2e/test_web_table.py)"; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	$$sudo apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1 \
+		|| { $$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends chromium; } \
+		|| echo "make: apt-get could not install chromium: tests/e2e/test_web_table.py will fail" >&2

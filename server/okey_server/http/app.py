@@ -52,6 +52,7 @@ from okey_server.rpc.rpc_wrapper import (
     Refusals,
     request_id_from,
 )
+from okey_server.web_table import WebTable
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -129,6 +130,7 @@ class HttpApp:
                         HealthApplication(health_servicer, **options)]
         self._applications = {application.path: application for application in applications}
         self._methods = frozenset(_method_paths(servicers))
+        self._web_table = WebTable()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -143,6 +145,9 @@ class HttpApp:
             return
         path: str = scope["path"]
         application = self._applications.get(path.rpartition("/")[0])
+        if application is None and self._web_table.owns(scope["method"], path):
+            await self._web_table.serve(scope["method"], path, send)
+            return
         request_id = request_id_from(headers.get(REQUEST_ID_KEY))
         added = [(REQUEST_ID_KEY.encode(), request_id.encode()),
                  *self._cors.response_headers(origin)]
