@@ -259,6 +259,15 @@ def test_a_whole_classic_round_against_bots_to_the_scores_and_a_verified_deal(pa
     assert verdict.inner_text().startswith("Deal verified"), page.page.inner_text("#fairness")
     assert len(page.page.inner_text("#revealed-seed").strip()) == 64
     assert page.page.query_selector_all(".check-bad") == []
+    # The next round: a new commitment, the deal passed on as ScoreRound says (seat 1).
+    page.page.click("#next-round")
+    page.page.wait_for_function(
+        "() => document.querySelector('#log li:last-child')?.textContent?.startsWith('Round 2')")
+    assert "dealer: Bot 1" in page.page.inner_text("#log li:last-child")
+    if page.wait_for_turn(-1) == "you":
+        page.page.click("#hint")
+        assert page.page.wait_for_selector("#hint-move").inner_text().strip() != ""
+    page.shot("05-classic-round-2-hint")
     page.assert_no_errors()
 
 

@@ -87,6 +87,8 @@ export class TableGame {
 
   private async dealRound(): Promise<void> {
     this.say("Dealing a committed round…");
+    document.body.dataset["waiting"] = "dealing";
+    document.body.dataset["moveNumber"] = "-1";
     const botSeeds = Array.from({ length: PLAYER_COUNT - 1 }, () => randomClientSeed());
     this.round = await Round.deal(this.api, {
       preset: this.options.preset,
