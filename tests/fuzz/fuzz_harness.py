@@ -59,7 +59,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import grpc
 from google.protobuf import message_factory, text_format
@@ -1069,6 +1069,27 @@ def judge(target: Target, body: bytes, outcome: Outcome) -> str | None:
 # --- cases, failures, minimising -----------------------------------------------------------
 
 
+def request_body(rng: random.Random, target: Target, corpus: Corpus) -> tuple[
+        str, bytes, tuple[str, ...]]:
+    """One request of `target` as protobuf bytes, of a kind drawn from MODES: (the kind, the
+    bytes, the mutations applied). The HTTP listener's fuzzing (http_fuzz) encodes these
+    for its protocols."""
+    mode = rng.choices(MODES, MODE_WEIGHTS)[0]
+    values = Values(rng)
+    if mode == "bytes":
+        roll = rng.random()
+        if roll < 0.45:
+            return mode, values.raw(), ()
+        if roll < 0.97:
+            return mode, values.wire(), ()
+        return mode, values.raw(MAX_RECEIVE_BYTES + rng.randint(1, 4096)), ()
+    if mode == "random":
+        return mode, values.message(target.request).SerializeToString(), ()
+    mutated, names = Mutator(rng, corpus).apply(target.path, corpus.pick(rng, target.path))
+    body = mutated if isinstance(mutated, bytes) else mutated.SerializeToString()
+    return mode, body, tuple(names)
+
+
 @dataclass(frozen=True, slots=True)
 class Case:
     index: int
@@ -1306,23 +1327,8 @@ class Fuzzer:
     def case(self, index: int) -> Case:
         rng = random.Random(f"{self.settings.seed}:{index}")
         target = self.targets[index % len(self.targets)]
-        mode = rng.choices(MODES, MODE_WEIGHTS)[0]
-        values = Values(rng)
-        if mode == "bytes":
-            roll = rng.random()
-            if roll < 0.45:
-                body = values.raw()
-            elif roll < 0.97:
-                body = values.wire()
-            else:
-                body = values.raw(MAX_RECEIVE_BYTES + rng.randint(1, 4096))
-            return Case(index, target, mode, body)
-        if mode == "random":
-            return Case(index, target, mode, values.message(target.request).SerializeToString())
-        mutated, names = Mutator(rng, self.corpus).apply(
-            target.path, self.corpus.pick(rng, target.path))
-        body = mutated if isinstance(mutated, bytes) else mutated.SerializeToString()
-        return Case(index, target, mode, body, tuple(names))
+        mode, body, names = request_body(rng, target, self.corpus)
+        return Case(index, target, mode, body, names)
 
     def run(self, server: subprocess.Popen[bytes] | None = None,
             log: Callable[[str], None] = print) -> Report:
@@ -1407,10 +1413,23 @@ class Fuzzer:
 # --- the server process ----------------------------------------------------------------
 
 
+class Served(NamedTuple):
+    process: subprocess.Popen[bytes]
+    address: str  # the gRPC port's host:port
+    http_address: str  # the HTTP listener's host:port
+    log_path: Path
+
+    def error_lines(self) -> list[str]:
+        """The server's log lines at error level so far (a server fault, whatever the
+        client was answered), and tracebacks."""
+        return [line for line in self.log_path.read_text(errors="replace").splitlines()
+                if '"level": "error"' in line or "Traceback" in line]
+
+
 @contextlib.contextmanager
-def server_process(extra_flags: tuple[str, ...] = ()) -> Iterator[tuple[subprocess.Popen[bytes],
-                                                                        str]]:
-    """``okey-server --port 0`` with the harness's signing key; yields it and its address."""
+def server_process(extra_flags: tuple[str, ...] = ()) -> Iterator[Served]:
+    """``okey-server --port 0 --http-port 0`` with the harness's signing key; yields it and
+    its two addresses."""
     executable = ROOT / ".venv" / "bin" / "okey-server"
     command = [str(executable)] if executable.exists() else [sys.executable, "-m",
                                                              "okey_server.main"]
@@ -1420,12 +1439,14 @@ def server_process(extra_flags: tuple[str, ...] = ()) -> Iterator[tuple[subproce
         log_path = Path(scratch) / "server.log"
         with log_path.open("wb") as log:
             process = subprocess.Popen(
-                [*command, "--host", "127.0.0.1", "--port", "0", "--log-level", "warning",
-                 "--grace", "1", *extra_flags],
+                [*command, "--host", "127.0.0.1", "--port", "0", "--http-port", "0",
+                 "--log-level", "warning", "--grace", "1", *extra_flags],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
             )
         try:
-            yield process, f"127.0.0.1:{_startup_port(process, log_path)}"
+            startup = _startup_line(process, log_path)
+            yield Served(process, f"127.0.0.1:{startup['port']}",
+                         f"127.0.0.1:{startup['http_port']}", log_path)
         finally:
             if process.poll() is None:
                 process.terminate()
@@ -1440,14 +1461,14 @@ def server_process(extra_flags: tuple[str, ...] = ()) -> Iterator[tuple[subproce
                 print(f"server log: {len(errors)} error line(s), first: {errors[0][:400]}")
 
 
-def _startup_port(process: subprocess.Popen[bytes], log_path: Path) -> int:
+def _startup_line(process: subprocess.Popen[bytes], log_path: Path) -> dict[str, Any]:
     deadline = time.monotonic() + STARTUP_DEADLINE_S
     while time.monotonic() < deadline:
         for line in log_path.read_text().splitlines():
             if line.startswith("{"):
                 entry = json.loads(line)
                 if entry.get("event") == "serving":
-                    return int(entry["port"])
+                    return dict(entry)
         if process.poll() is not None:
             raise RuntimeError(f"okey-server exited early:\n{log_path.read_text()}")
         time.sleep(0.05)
@@ -1467,8 +1488,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--case", type=int, default=None, help="run this one case only")
     parser.add_argument("--address", default=None,
                         help="fuzz a running server (host:port) instead of starting one")
+    parser.add_argument("--http", action="store_true",
+                        help="fuzz the HTTP listener (Connect JSON and binary, gRPC-Web) "
+                             "instead of the gRPC port; valid requests still come over gRPC")
+    parser.add_argument("--http-address", default=None,
+                        help="with --address and --http: the running server's HTTP listener")
     parser.add_argument("--json", type=Path, default=None, help="write the report here")
     args = parser.parse_args(argv)
+    if args.http and args.address and not args.http_address:
+        parser.error("--http with --address needs --http-address")
     settings = Settings(
         seed=args.seed, seconds=args.seconds, max_cases=args.cases,
         concurrency=args.concurrency if args.case is None else 1, timeout=args.timeout,
@@ -1477,35 +1505,49 @@ def main(argv: list[str] | None = None) -> int:
         only_case=args.case,
     )
 
-    def go(address: str, process: subprocess.Popen[bytes] | None) -> Report:
+    def go(address: str, http_address: str | None,
+           process: subprocess.Popen[bytes] | None) -> tuple[Report, list[dict[str, Any]]]:
         begun = time.perf_counter()
         fuzzer = Fuzzer(address, settings)
-        print(f"fuzz: seed {settings.seed}, {len(fuzzer.targets)} RPCs, "
+        over = (f"the HTTP listener at {http_address}" if args.http
+                else f"{len(fuzzer.targets)} RPCs")
+        print(f"fuzz: seed {settings.seed}, {over}, "
               f"{sum(len(v) for v in fuzzer.corpus.requests.values())} live and "
               f"{sum(len(v) for v in fuzzer.corpus.vectors.values())} vector requests "
               f"(set up in {time.perf_counter() - begun:.1f} s), {settings.concurrency} "
-              f"channels, {settings.seconds:.0f} s", flush=True)
+              f"connections, {settings.seconds:.0f} s", flush=True)
         try:
-            return fuzzer.run(process, log=lambda line: print(line, flush=True))
+            if args.http:
+                # Here, not at the top: http_fuzz imports this module.
+                from http_fuzz import HttpFuzzer
+
+                assert http_address is not None
+                report, failures = HttpFuzzer(http_address, settings, fuzzer.corpus).run(
+                    process, log=lambda line: print(line, flush=True))
+                return report, [{"case": f.case.index, "path": f.case.path,
+                                 "problem": f.problem, "request": f.case.describe()}
+                                for f in failures]
+            report = fuzzer.run(process, log=lambda line: print(line, flush=True))
+            return report, [f.as_json() for f in report.failures]
         finally:
             fuzzer.close()
 
     if args.address:
-        report = go(args.address, None)
+        report, failures = go(args.address, args.http_address, None)
     else:
-        with server_process() as (process, address):
-            report = go(address, process)
-    print(report.summary())
+        with server_process() as served:
+            report, failures = go(served.address, served.http_address, served.process)
+    print(report.summary() + (f"\nHTTP failures {len(failures)}" if args.http else ""))
     if args.json:
         args.json.write_text(json.dumps({
             "calls": report.calls, "seconds": round(report.elapsed, 1),
             "calls_per_s": round(report.rate, 1), "codes": dict(report.codes),
             "per_rpc": dict(report.by_target), "modes": dict(report.by_mode),
-            "rss_kib": report.rss_kb, "failures": [f.as_json() for f in report.failures],
+            "rss_kib": report.rss_kb, "failures": failures,
         }, indent=2) + "\n")
     if report.harness_errors:
         return 2
-    return 1 if report.failures else 0
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

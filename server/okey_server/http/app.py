@@ -37,12 +37,13 @@ from okey.v1 import (
     scoring_connect,
     scoring_pb2,
 )
+from okey_rules.errors import InvalidInputError
 
 from okey_server.http import call_log
 from okey_server.http.adapter import ServicerService, unary
 from okey_server.http.codecs import CODECS
 from okey_server.http.cors import Cors
-from okey_server.http.errors import grpc_code, resource_exhausted, unavailable
+from okey_server.http.errors import connect_error, grpc_code, resource_exhausted, unavailable
 from okey_server.rpc.config import Config
 from okey_server.rpc.rpc_wrapper import (
     DRAINING,
@@ -156,7 +157,12 @@ class HttpApp:
         async def send_marked(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 status.append(message["status"])
-                message = {**message, "headers": [*message.get("headers", ()), *added]}
+                headers = message.get("headers", ())
+                # A gRPC-Web refusal of the request's framing or headers comes before any
+                # interceptor: its code is only in this trailers-only answer's headers.
+                if call.code is None:
+                    call.code = _grpc_status_of(headers)
+                message = {**message, "headers": [*headers, *added]}
             await send(message)
 
         known = path in self._methods
@@ -173,8 +179,14 @@ class HttpApp:
         try:
             if application is None:
                 await _plain(send_marked, 404, b"no such method on this server\n")
+            elif _grpc_without_http2(headers, scope):
+                # connectrpc would answer UNKNOWN after the fact (gRPC's status travels in
+                # HTTP/2 trailers, which HTTP/1.1 lacks): refuse the content type instead.
+                await _plain(send_marked, 415, b"gRPC needs HTTP/2: use the gRPC port, or "
+                             b"gRPC-Web or Connect over HTTP/1.1\n")
             else:
-                await application(cast(Any, scope), cast(Any, receive), cast(Any, send_marked))
+                await application(cast(Any, scope), cast(Any, _checked_frames(receive, headers)),
+                                  cast(Any, send_marked))
         finally:
             self.running -= 1
             activity.in_flight -= 1
@@ -226,6 +238,50 @@ def _method_paths(servicers: Iterable[str]) -> Iterable[str]:
         for method in descriptor.methods:
             yield f"/{descriptor.full_name}/{method.name}"
     yield f"{HEALTH_PREFIX}Check"
+
+
+def _checked_frames(receive: Receive, headers: Mapping[str, str]) -> Receive:
+    """`receive`, refusing a gRPC-Web message flagged compressed when the request names no
+    encoding: the client's error, which connectrpc would answer as INTERNAL.
+
+    Unary calls carry one message, so its frame starts the body: the first byte read is
+    its flags."""
+    kind = headers.get("content-type", "").lower()
+    encoding = headers.get("grpc-encoding", "identity").strip().lower()
+    if not kind.startswith("application/grpc-web") or encoding != "identity":
+        return receive
+    first = True
+
+    async def checked() -> dict[str, Any]:
+        nonlocal first
+        message = await receive()
+        body = message.get("body", b"")
+        if first and body:
+            first = False
+            if body[0] & 0x01:
+                raise connect_error(InvalidInputError(
+                    "request", "the message is flagged compressed but grpc-encoding names "
+                               "no compression"))
+        return message
+
+    return checked
+
+
+def _grpc_without_http2(headers: Mapping[str, str], scope: Scope) -> bool:
+    """Whether the request is native gRPC (not gRPC-Web) over HTTP/1.x."""
+    kind = headers.get("content-type", "").partition(";")[0].strip().lower()
+    native = kind == "application/grpc" or kind.startswith("application/grpc+")
+    return native and scope.get("http_version") != "2"
+
+
+def _grpc_status_of(headers: Iterable[tuple[bytes, bytes]]) -> grpc.StatusCode | None:
+    """The gRPC status code a trailers-only answer's headers carry, if any."""
+    for key, value in headers:
+        if key.lower() == b"grpc-status":
+            number = int(value) if value.isdigit() else -1
+            return next((code for code in grpc.StatusCode if code.value[0] == number),
+                        grpc.StatusCode.UNKNOWN)
+    return None
 
 
 def _headers(scope: Scope) -> dict[str, str]:

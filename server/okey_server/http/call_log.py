@@ -38,9 +38,15 @@ _SERVER_FAULTS = frozenset(
 # Connect or gRPC-Web framing (no such method, a content type it cannot read, a
 # method other than POST).
 _CODE_BY_HTTP_STATUS = {
+    # A Connect refusal of the request's headers (a timeout or protocol version it cannot
+    # read, a body that does not decompress) comes before any interceptor; of the codes
+    # Connect sends with 400 this server's is INVALID_ARGUMENT.
+    400: grpc.StatusCode.INVALID_ARGUMENT,
     404: grpc.StatusCode.UNIMPLEMENTED,
     405: grpc.StatusCode.UNIMPLEMENTED,
     415: grpc.StatusCode.INVALID_ARGUMENT,
+    # An encoding the server lacks, by Connect's protocol.
+    501: grpc.StatusCode.UNIMPLEMENTED,
 }
 
 _log = structlog.get_logger("okey_server.http")

@@ -87,7 +87,11 @@ class JsonCodec:
                 "request", "the request body is not a JSON object")) from None
         try:
             json_format.ParseDict(document, message, ignore_unknown_fields=False)
-        except (json_format.ParseError, RecursionError) as exc:
+        # protobuf's upb parser lets some wrong values through as TypeError, SystemError
+        # (an object where an enum name belongs) or OverflowError (1e400 for an
+        # integer): bad input all the same.
+        except (json_format.ParseError, RecursionError, TypeError, ValueError,
+                OverflowError, SystemError) as exc:
             raise _bad_body(exc) from None
         return message
 
