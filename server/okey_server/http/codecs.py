@@ -87,9 +87,9 @@ class JsonCodec:
                 "request", "the request body is not a JSON object")) from None
         try:
             json_format.ParseDict(document, message, ignore_unknown_fields=False)
-        # protobuf's upb parser lets some wrong values through as TypeError, SystemError
-        # (an object where an enum name belongs) or OverflowError (1e400 for an
-        # integer): bad input all the same.
+        # protobuf's upb parser lets some wrong values through as other errors: a lone
+        # surrogate as an enum name (SystemError), -Infinity for an integer
+        # (OverflowError): bad input all the same (tests/service/test_http_fuzz_findings.py).
         except (json_format.ParseError, RecursionError, TypeError, ValueError,
                 OverflowError, SystemError) as exc:
             raise _bad_body(exc) from None
