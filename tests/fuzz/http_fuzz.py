@@ -255,8 +255,9 @@ def _grpc_web_frame(body: bytes, rng: random.Random) -> tuple[bytes, str | None,
         return struct.pack(">BI", 0, len(body) + rng.choice([1, 100, 2**31])) + body, choice, {
             "resource_exhausted"}
     if choice == "length_shorter":
+        # The bytes left over read as a second frame, whose length may be over the limit.
         return (struct.pack(">BI", 0, max(0, len(body) - rng.choice([1, 5]))) + body, choice,
-                {"unimplemented"})
+                {"unimplemented", "resource_exhausted"})
     if choice == "flags":
         flags = rng.choice([0x01, 0x02, 0x80, 0x81, 0xFF])
         return struct.pack(">BI", flags, len(body)) + body, choice, set()
@@ -266,7 +267,7 @@ def _grpc_web_frame(body: bytes, rng: random.Random) -> tuple[bytes, str | None,
         return framed + framed, choice, {"unimplemented"}
     if choice == "trailing":
         return framed + bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 8))), choice, {
-            "unimplemented"}
+            "unimplemented", "resource_exhausted"}
     return framed[: rng.randint(1, 4)], choice, set()
 
 
