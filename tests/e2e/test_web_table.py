@@ -284,9 +284,24 @@ def test_an_okey_101_round_through_the_opening(page, base_url):
             break
         # The laying part of a turn (after a draw): "Open with the best melds" is offered.
         if not refused and _enabled(page, "#open-best"):
-            page.page.click(".rack-tile >> nth=0")
-            page.page.click(".rack-tile >> nth=5")
+            # Two tiles that make neither a meld nor a pair: no wild (an okey or a false
+            # joker pairs with anything) and a different colour and number.
+            first, second = page.page.evaluate(
+                "() => { const tiles = [...document.querySelectorAll('.rack-tile')]"
+                ".map((box, at) => ({ at, key: box.dataset.tile,"
+                " wild: box.classList.contains('tile-okey')"
+                " || box.classList.contains('tile-false-joker') }))"
+                ".filter((tile) => !tile.wild);"
+                " const face = (key) => key.split('#')[0];"
+                " const colour = (key) => face(key)[0], number = (key) => face(key).slice(1);"
+                " for (const a of tiles) for (const b of tiles)"
+                "  if (colour(a.key) !== colour(b.key) && number(a.key) !== number(b.key))"
+                "   return [a.at, b.at];"
+                " return [0, 1]; }")
+            page.page.click(f".rack-tile >> nth={first}")
+            page.page.click(f".rack-tile >> nth={second}")
             page.page.click("#stage")
+            page.shot("02-101-staged")
             page.page.click("#open-staged")
             reason = page.page.wait_for_selector("#illegal-reason")
             assert reason.inner_text().startswith("Those tiles are not a set or a run")
@@ -297,7 +312,13 @@ def test_an_okey_101_round_through_the_opening(page, base_url):
             opened = True
             break
         before = page.move_number()
-        page.play_hint()
+        if not refused and _enabled(page, "#draw"):
+            # Until the refusal is shown, seat 0 draws from the bank: the hint may take the
+            # discard instead, and a taken discard is laid at once, opening before the
+            # laying part of a turn ever offered "Open with the best melds".
+            page.page.click("#draw")
+        else:
+            page.play_hint()
         page.wait_for_turn(before)
     page.shot("03-101-opening")
     assert refused, "seat 0 never reached the laying part of a turn"

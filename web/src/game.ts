@@ -55,6 +55,8 @@ function sleep(ms: number): Promise<void> {
 export class TableGame {
   private round!: Round;
   private legal: Move[] = [];
+  /** The move number `legal` was listed at: seat 0 acts only on moves listed for this view. */
+  private legalAt = -1;
   private rack: Tile[] = [];
   private selected = new Set<string>();
   private staged: MeldTiles[] = [];
@@ -135,6 +137,7 @@ export class TableGame {
   private async refresh(): Promise<void> {
     await this.round.refresh();
     this.legal = this.round.over ? [] : await this.round.legalMoves();
+    this.legalAt = this.view.moveNumber;
     this.draw();
   }
 
@@ -189,7 +192,10 @@ export class TableGame {
   }
 
   private humanCanAct(): boolean {
-    return !this.busy && !this.round.over && this.round.turnSeat === HUMAN_SEAT;
+    // A bot's last move draws the table before seat 0's moves are listed: until they are,
+    // the page is not waiting for seat 0 (nothing is offered from an older list).
+    return !this.busy && !this.round.over && this.round.turnSeat === HUMAN_SEAT
+      && this.legalAt === this.view.moveNumber;
   }
 
   /**
