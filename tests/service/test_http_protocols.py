@@ -4,7 +4,9 @@ content type it cannot read, a body too big or malformed)."""
 
 from __future__ import annotations
 
+import http.client
 import json
+import time
 from collections.abc import Iterator
 
 import grpc
@@ -12,6 +14,7 @@ import pytest
 from http_helpers import (
     GRPC_WEB,
     JSON,
+    LOOPBACK,
     PROTO,
     HttpServer,
     connect_refusal,
@@ -126,6 +129,45 @@ def test_no_such_method_is_404(server: HttpServer, path: str) -> None:
     assert server.call(path, b"{}", JSON).status == 404
 
 
+@pytest.mark.parametrize(("method", "path", "content_type", "status"), [
+    ("POST", "/okey.v1.HandService/NoSuchMethod", JSON, 404),
+    ("POST", "/okey.v1.NoService/CheckHand", JSON, 404),
+    ("POST", CHECK_HAND, "text/plain", 415),
+    ("PUT", CHECK_HAND, JSON, 405),
+])
+def test_a_refused_call_leaves_its_connection_usable(
+    server: HttpServer, method: str, path: str, content_type: str, status: int,
+) -> None:
+    """HTTP/1.1 keep-alive: a refusal that comes before the request is decoded is sent only
+    once the request's body has been read, so the same connection carries the next call (a
+    body left unread made the server close the connection without saying so, and the
+    client's next call on it failed)."""
+    connection = http.client.HTTPConnection(LOOPBACK, server.port, timeout=10)
+    try:
+        body = json.dumps({"handNotation": "R1 R2 R3"}).encode()
+        connection.putrequest(method, path)
+        connection.putheader("Content-Type", content_type)
+        connection.putheader("Content-Length", str(len(body)))
+        connection.endheaders()
+        # The body comes after the headers, as a slow client's would: the refusal used to
+        # go out before it arrived.
+        time.sleep(0.1)
+        connection.send(body)
+        refused = connection.getresponse()
+        refused.read()
+        assert refused.status == status
+        assert refused.getheader("connection") is None
+        sock = connection.sock
+        connection.request("POST", "/grpc.health.v1.Health/Check", body=b"{}",
+                           headers={"Content-Type": JSON})
+        answer = connection.getresponse()
+        assert answer.status == 200, answer.read()
+        assert json.loads(answer.read()) == {"status": "SERVING"}
+        assert connection.sock is sock
+    finally:
+        connection.close()
+
+
 def test_wrong_content_type_is_415(server: HttpServer) -> None:
     """A content type neither Connect nor gRPC-Web is 415, naming the ones accepted."""
     answer = server.call(CHECK_HAND, b"{}", "text/plain")
@@ -143,6 +185,8 @@ def test_a_request_over_the_size_limit_is_resource_exhausted(server: HttpServer)
     answer = server.call(CHECK_HAND, body, JSON)
     assert answer.status == 429
     assert connect_refusal(answer).code == "resource_exhausted"
+    # The rest of the body is not read: the answer says the connection closes.
+    assert answer.headers["connection"] == "close"
 
 
 def test_request_id_is_echoed(server: HttpServer) -> None:

@@ -120,6 +120,7 @@ class HttpApp:
         self.metrics = metrics
         self.running = 0
         self._limit = config.max_concurrent_rpcs
+        self._max_body = config.max_receive_bytes
         self._cors = Cors(config.http_cors_origins)
         self._refusals = Refusals(None)
         options: dict[str, Any] = {
@@ -154,6 +155,8 @@ class HttpApp:
                  *self._cors.response_headers(origin)]
         status: list[int] = []
 
+        body = RequestBody(receive, self._max_body)
+
         async def send_marked(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 status.append(message["status"])
@@ -162,7 +165,8 @@ class HttpApp:
                 # interceptor: its code is only in this trailers-only answer's headers.
                 if call.code is None:
                     call.code = _grpc_status_of(headers)
-                message = {**message, "headers": [*headers, *added]}
+                closing = [] if await body.read_to_end() else [CONNECTION_CLOSE]
+                message = {**message, "headers": [*headers, *added, *closing]}
             await send(message)
 
         known = path in self._methods
@@ -185,7 +189,8 @@ class HttpApp:
                 await _plain(send_marked, 415, b"gRPC needs HTTP/2: use the gRPC port, or "
                              b"gRPC-Web or Connect over HTTP/1.1\n")
             else:
-                await application(cast(Any, scope), cast(Any, _checked_frames(receive, headers)),
+                await application(cast(Any, scope),
+                                  cast(Any, _checked_frames(body.receive, headers)),
                                   cast(Any, send_marked))
         finally:
             self.running -= 1
@@ -288,6 +293,51 @@ def _headers(scope: Scope) -> dict[str, str]:
     """The request's headers by lower-case name (the last of a repeated one)."""
     return {key.decode("latin-1").lower(): value.decode("latin-1")
             for key, value in scope.get("headers", ())}
+
+
+# Said with an answer when the connection will not carry another request.
+CONNECTION_CLOSE = (b"connection", b"close")
+
+
+class RequestBody:
+    """A call's request body as the application reads it, and what is left of it once
+    the answer starts.
+
+    An answer can start before the body has been read: every refusal before the request
+    is decoded (404, 405, 415, overload, draining), whoever writes it. An HTTP/1.1
+    connection whose request body was left unread cannot carry the next request, so the
+    server would close it after the answer without saying so, and a client that reuses
+    it (a browser's fetch among them) would see its next call fail. So the rest is read,
+    up to the size limit, before the answer starts; past the limit, or when the client
+    went away, the answer says `connection: close`.
+    """
+
+    __slots__ = ("_done", "_limit", "_read", "_receive")
+
+    def __init__(self, receive: Receive, limit: int) -> None:
+        self._receive = receive
+        self._limit = limit
+        self._read = 0
+        self._done = False
+
+    async def receive(self) -> dict[str, Any]:
+        message = dict(await self._receive())
+        if message["type"] != "http.request":
+            self._done = True  # the client went away: nothing more will come
+        else:
+            self._read += len(message.get("body", b""))
+            self._done = not message.get("more_body", False)
+        return message
+
+    async def read_to_end(self) -> bool:
+        """True when the whole body has been read and the connection can carry another."""
+        while not self._done:
+            if self._read > self._limit:
+                return False
+            message = await self.receive()
+            if message["type"] != "http.request":
+                return False
+        return self._read <= self._limit
 
 
 async def _plain(send: Send, status: int, body: bytes) -> None:
