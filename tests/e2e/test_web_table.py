@@ -7,7 +7,12 @@ against a freshly started ``okey-server --http-port 0``.
 - an Okey 101 round through the openings: a made-up meld refused with its reason in
   words, then the hint's moves until a seat has opened and its melds lie on the table;
 - the service check page: every RPC of the five services called from the browser
-  through the TypeScript client, with the answers checked here.
+  through the TypeScript client, with the answers checked here;
+- gösterme off turn: seat 0 is offered "Show gösterme" while the bots play, and a bot
+  shows it off turn. The page deals only committed rounds with random seeds, so these
+  tests make the deal known from outside the page: Playwright rewrites the page's
+  DealService.Deal request (its deal id and client seeds) into a seeded Deal, with a
+  seed found here whose deal puts the indicator's twin in the wanted seat's rack.
 
 Any console error or uncaught exception on a page fails its test. Screenshots go to
 ``$OKEY_WEB_SCREENSHOTS`` (default: a directory under pytest's tmp_path); the path is
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import filecmp
 import http.client
+import json
 import os
 import shutil
 import subprocess
@@ -26,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from okey.v1 import deal_pb2
 
 pytestmark = pytest.mark.e2e
 
@@ -44,6 +51,12 @@ STEP_TIMEOUT_MS = 20_000
 # bounds the loop whatever the bots do.
 MAX_HUMAN_TURNS = 150
 VIEWPORT = {"width": 1400, "height": 950}
+# Seeded deals tried to find one with the indicator's twin in a given seat (about one in
+# seven has it in each seat): a bound, and the seeds found are the same on every run.
+MAX_SEEDS_TRIED = 200
+# The bots' pause in the seat-0 gösterme test: the button is pressed between bot moves.
+GOSTERME_BOT_DELAY_MS = "700"
+COLOUR_LETTERS = {"COLOR_RED": "R", "COLOR_YELLOW": "Y", "COLOR_BLUE": "B", "COLOR_BLACK": "K"}
 
 
 def _chromium() -> Path:
@@ -352,4 +365,105 @@ def test_every_service_answers_the_browser_through_the_typescript_client(page, b
         "indicator K12, seat 1: R3 R3 R6 R8 R11 Y2 Y4 Y11 Y12 Y12 B1 B7 B11 B13 K12")
     assert "opens the commitment" in by_rpc["DealService/RevealSeed"]["answer"]
     assert page.page.inner_text("#check-summary") == "13 passed, 0 failed"
+    page.assert_no_errors()
+
+
+def _post_json(base_url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    port = int(base_url.rsplit(":", 1)[1])
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("POST", path, body=json.dumps(body).encode(),
+                           headers={"content-type": "application/json"})
+        answer = connection.getresponse()
+        payload = answer.read()
+        assert answer.status == 200, payload
+        return dict(json.loads(payload))
+    finally:
+        connection.close()
+
+
+def _seed_with_twin_at(base_url: str, seat: int) -> tuple[str, str]:
+    """A seed whose classic deal (dealer seat 0, round 1, as the page's first round) puts
+    the indicator's twin (same face, the other copy) in `seat`'s rack; and the twin."""
+    for number in range(MAX_SEEDS_TRIED):
+        seed = f"gosterme-{number}"
+        dealt = _post_json(base_url, "/okey.v1.DealService/Deal", {
+            "preset": "classic", "seed": seed, "playerCount": 4, "dealerSeat": 0, "round": 1})
+        indicator = dealt["indicator"]
+        face = (indicator["color"], indicator["number"])
+        if any((tile["color"], tile["number"]) == face
+               for tile in dealt["racks"][seat]["tiles"]):
+            return seed, f"{COLOUR_LETTERS[face[0]]}{face[1]}"
+    pytest.fail(f"no seed of {MAX_SEEDS_TRIED} deals the twin to seat {seat}")
+
+
+def _deal_seeded(page: Page, seed: str) -> None:
+    """The page's committed Deal becomes a seeded Deal of `seed` with no client seeds (the
+    rest of the request as the page sent it): a known deal without a hook in the page."""
+    def rewrite(route: Any) -> None:
+        request = deal_pb2.DealRequest.FromString(route.request.post_data_buffer)
+        if request.deal_id:
+            request.deal_id = ""
+            request.seed = seed
+            del request.client_seeds[:]
+        route.continue_(post_data=request.SerializeToString())
+    page.page.route("**/okey.v1.DealService/Deal", rewrite)
+
+
+def _log(page: Page) -> list[str]:
+    """The table log, oldest line first (the page shows the newest on top)."""
+    return list(reversed(page.page.eval_on_selector_all(
+        "#log li", "items => items.map((item) => item.textContent)")))
+
+
+def test_seat_0_is_offered_gosterme_off_turn_while_the_bots_play(page: Page, base_url: str) -> None:
+    """§8.3: a seat may show the indicator's twin before its first draw, on turn or not.
+    Seat 0 holds the twin; seat 1 opens: while the bots play, LegalMoves(state, 0) lists
+    GOSTERME and the page offers "Show gösterme"; pressed then, it is played between
+    bot moves, once (it is not offered again)."""
+    seed, twin = _seed_with_twin_at(base_url, 0)
+    _deal_seeded(page, seed)
+    page.page.goto(base_url + "/")
+    page.page.select_option("#game", "classic")
+    page.page.select_option("#level", "1")
+    page.page.fill("#delay", GOSTERME_BOT_DELAY_MS)
+    page.page.click("#start")
+    page.page.wait_for_function(
+        "() => document.body.dataset.waiting === 'bots'"
+        " && document.querySelector('#gosterme:not([disabled])') !== null")
+    page.shot("01-gosterme-offered-off-turn")
+    # Read and press in one go (the page cannot move in between): the bots are on turn.
+    pressed_while = page.page.evaluate(
+        "() => { const waiting = document.body.dataset.waiting;"
+        " document.querySelector('#gosterme').click(); return waiting; }")
+    assert pressed_while == "bots"
+    assert page.wait_for_turn(-1) == "you"
+    page.shot("02-gosterme-shown")
+    lines = _log(page)
+    shown = [at for at, line in enumerate(lines) if line.startswith("You showed gösterme")]
+    assert len(shown) == 1, lines
+    assert lines[shown[0]].startswith(f"You showed gösterme with {twin} (off turn: Bot "), lines
+    # Between bot moves: a bot moved after it, before seat 0's turn.
+    assert any(line.startswith("Bot ") for line in lines[shown[0] + 1:]), lines
+    assert page.page.query_selector("#gosterme") is None
+    page.assert_no_errors()
+
+
+def test_a_bot_shows_gosterme_off_turn(page: Page, base_url: str) -> None:
+    """A bot seat holding the twin is asked SuggestMove when LegalMoves lists GOSTERME for
+    it off turn, and shows it (logged) before its first draw; seat 0, without the twin,
+    is never offered it."""
+    seed, twin = _seed_with_twin_at(base_url, 3)
+    _deal_seeded(page, seed)
+    page.start_game(base_url, "classic")
+    page.shot("01-bot-gosterme")
+    lines = _log(page)
+    shown = [at for at, line in enumerate(lines) if line.startswith("Bot 3 showed gösterme")]
+    assert len(shown) == 1, lines
+    expected = f"Bot 3 showed gösterme with {twin} (off turn: Bot 1 was on turn)."
+    assert lines[shown[0]] == expected, lines
+    first_draw = next(at for at, line in enumerate(lines)
+                      if line.startswith(("Bot 3 drew", "Bot 3 took")))
+    assert shown[0] < first_draw, lines
+    assert page.page.query_selector("#gosterme") is None
     page.assert_no_errors()

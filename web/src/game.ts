@@ -57,6 +57,16 @@ export class TableGame {
   private legal: Move[] = [];
   /** The move number `legal` was listed at: seat 0 acts only on moves listed for this view. */
   private legalAt = -1;
+  /**
+   * Seats whose LegalMoves listed GOSTERME at the deal, while it stays listed. Only the
+   * twin's holder can be here (one copy besides the indicator), and only until its first
+   * draw: off turn it is asked again after each move, and dropped once it is not listed.
+   */
+  private gostermeSeats = new Set<number>();
+  /** Seat 0's gösterme as LegalMoves listed it while a bot is on turn (null: not listed). */
+  private gostermeOffTurn: Move | null = null;
+  /** "Show gösterme" pressed while a bot was moving: played before the next bot move. */
+  private gostermePending = false;
   private rack: Tile[] = [];
   private selected = new Set<string>();
   private staged: MeldTiles[] = [];
@@ -102,6 +112,9 @@ export class TableGame {
     this.rack = [];
     this.selected.clear();
     this.staged = [];
+    this.gostermeOffTurn = null;
+    this.gostermePending = false;
+    this.gostermeSeats = await this.seatsThatMayShow();
     this.panels.log.replaceChildren();
     this.panels.hint.replaceChildren();
     this.log(`Round ${this.roundNumber}, dealer: ${seatName(this.dealer)}. Commitment ${this.round.published.commitment.slice(0, 16)}…`);
@@ -112,9 +125,14 @@ export class TableGame {
 
   /** Plays the bots until it is seat 0's turn or the round is over. */
   private async advance(): Promise<void> {
+    await this.offTurnGosterme();
     while (!this.round.over && this.round.turnSeat !== HUMAN_SEAT) {
       await this.botStep(this.round.turnSeat);
+      await this.offTurnGosterme();
     }
+    // Pressed during the last bot move: it is seat 0's turn now, and still played if listed.
+    if (this.gostermePending) await this.offTurnGosterme();
+    this.gostermeOffTurn = null;
     if (this.round.over) {
       await this.finishRound();
       return;
@@ -131,6 +149,70 @@ export class TableGame {
     await this.round.refresh();
     this.draw();
     if (this.options.delayMs > 0) await sleep(this.options.delayMs);
+  }
+
+  /** The seats LegalMoves lists GOSTERME for at the deal (a few calls, once a round). */
+  private async seatsThatMayShow(): Promise<Set<number>> {
+    const seats = Array.from({ length: PLAYER_COUNT }, (_, seat) => seat);
+    const listed = await Promise.all(seats.map(async (seat) => (await this.round.legalMoves(seat)).some((m) => m.kind === MoveKind.GOSTERME)));
+    return new Set(seats.filter((seat) => listed[seat] === true));
+  }
+
+  /**
+   * Gösterme off turn (a seat may show the indicator's twin before its first draw, on
+   * turn or not): between bot moves, seat 0's pressed "Show gösterme" is played, and
+   * each seat that may still show it and is not on turn is asked LegalMoves again: a bot
+   * plays what SuggestMove says, seat 0 is offered the button. The seat on turn is left
+   * to its own turn (the bot's SuggestMove, seat 0's listed moves).
+   */
+  private async offTurnGosterme(): Promise<void> {
+    if (this.gostermePending) {
+      this.gostermePending = false;
+      const shown = await this.showGosterme(HUMAN_SEAT, await this.listedGosterme(HUMAN_SEAT));
+      if (!shown) this.say("Gösterme is no longer allowed.");
+    }
+    this.gostermeOffTurn = null;
+    for (const seat of [...this.gostermeSeats]) {
+      if (this.round.over || seat === this.round.turnSeat) continue;
+      const listed = await this.listedGosterme(seat);
+      if (listed === undefined) {
+        this.gostermeSeats.delete(seat);
+        continue;
+      }
+      if (seat === HUMAN_SEAT) {
+        this.gostermeOffTurn = listed;
+        continue;
+      }
+      const suggestion = await this.round.suggest(seat, this.options.level);
+      if (suggestion.move?.kind === MoveKind.GOSTERME) {
+        await this.showGosterme(seat, suggestion.move);
+      }
+    }
+    this.draw();
+  }
+
+  private async listedGosterme(seat: number): Promise<Move | undefined> {
+    return (await this.round.legalMoves(seat)).find((move) => move.kind === MoveKind.GOSTERME);
+  }
+
+  /** ApplyMove of a listed gösterme; logged with whose turn it was. */
+  private async showGosterme(seat: number, move: Move | undefined): Promise<boolean> {
+    if (move === undefined) return false;
+    const onTurn = this.round.turnSeat;
+    const answer = await this.round.apply(move);
+    if (!answer.legal) throw new Error(`${seatName(seat)}'s gösterme was refused: ${answer.message}`);
+    this.gostermeSeats.delete(seat);
+    const when = onTurn === seat ? "" : ` (off turn: ${seatName(onTurn)} ${onTurn === HUMAN_SEAT ? "were" : "was"} on turn)`;
+    eventLines(answer.events).forEach((line) => this.log(line.replace(/\.$/, `${when}.`)));
+    await this.round.refresh();
+    return true;
+  }
+
+  /** "Show gösterme" off turn: played between bot moves (the bots are not interrupted mid-move). */
+  private queueGosterme(): void {
+    this.gostermePending = true;
+    this.say("Your gösterme is shown before the next bot move.");
+    this.draw();
   }
 
   /** Seat 0's turn: the view, the legal moves, and the table drawn with them. */
@@ -221,6 +303,10 @@ export class TableGame {
     }
     const extra: Control[] = [];
     if (has(MoveKind.GOSTERME)) extra.push({ id: "gosterme", label: "Show gösterme", enabled: true, run: () => void this.playKind(MoveKind.GOSTERME) });
+    else if (this.gostermeOffTurn !== null && !this.round.over && this.round.turnSeat !== HUMAN_SEAT) {
+      // Listed by LegalMoves(state, 0) after the last bot move: offered between bot moves.
+      extra.push({ id: "gosterme", label: "Show gösterme", enabled: !this.gostermePending, title: "show the indicator's twin now, off turn", run: () => this.queueGosterme() });
+    }
     if (has(MoveKind.END_ROUND)) extra.push({ id: "end-round", label: "End the round", enabled: true, run: () => void this.playKind(MoveKind.END_ROUND) });
     if (has(MoveKind.RETURN_DISCARD)) extra.push({ id: "return-discard", label: "Give the discard back", enabled: true, run: () => void this.playKind(MoveKind.RETURN_DISCARD) });
     if (has(MoveKind.TAKE_BACK)) extra.push({ id: "take-back", label: "Take back", enabled: true, run: () => void this.playKind(MoveKind.TAKE_BACK) });
