@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import json
 import ssl
+import time
 
 import pytest
 import tls_certs
@@ -38,6 +39,21 @@ def test_http_port_0_is_named_on_the_startup_line_and_serves(start_server_proces
     assert any(line.get("event") == "rpc" and line.get("transport") == "connect_json"
                for line in lines)
     assert not [line for line in lines if line.get("level") == "error"]
+
+
+def test_a_connection_idle_past_the_receive_timeout_still_serves(start_server_process) -> None:
+    """A keep-alive connection left idle longer than --receive-timeout (a page whose player
+    is thinking) carries the next call: the receive timeout must not leave an idle
+    connection open but deaf, which made that call hang."""
+    server = start_server_process("--port", "0", "--http-port", "0", "--receive-timeout", "1")
+    connection = http.client.HTTPConnection("127.0.0.1", int(server.startup["http_port"]),
+                                            timeout=10)
+    assert post(connection, HEALTH, {}) == (200, {"status": "SERVING"})
+    sock = connection.sock
+    time.sleep(2.5)
+    assert post(connection, HEALTH, {}) == (200, {"status": "SERVING"})
+    assert connection.sock is sock
+    connection.close()
 
 
 def test_without_http_port_there_is_no_http_listener(start_server_process) -> None:

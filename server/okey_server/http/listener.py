@@ -163,8 +163,12 @@ def hypercorn_config(config: Config, sock: socket.socket) -> HypercornConfig:
     served.keep_alive_timeout = KEEP_ALIVE_S
     # HTTP/2's per-connection cap, as --max-streams-per-connection is on the gRPC port.
     served.h2_max_concurrent_streams = config.max_streams_per_connection
-    # A client that sends part of a request and then nothing is cut off (--receive-timeout).
-    served.read_timeout = max(1, round(config.receive_timeout_s))
+    # A client that sends part of a request and then nothing is cut off. hypercorn's read
+    # timeout also runs on a connection idle between requests, and one it ends there is
+    # left open but deaf: the client's next call on it hangs (a page idle 10 s, then a
+    # call). So it runs past the keep-alive, which closes an idle connection cleanly first;
+    # a stalled request is cut off after the keep-alive plus --receive-timeout.
+    served.read_timeout = round(KEEP_ALIVE_S) + max(1, round(config.receive_timeout_s))
     return served
 
 
