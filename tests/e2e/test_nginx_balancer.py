@@ -143,34 +143,47 @@ def start_nginx(tmp_path: Path) -> Iterator[Callable[[list[int]], Balancer]]:
     started: list[subprocess.Popen[bytes]] = []
 
     def start(upstream_ports: list[int]) -> Balancer:
+        port = free_port()
         prefix = tmp_path / "nginx"
         prefix.mkdir()
-        port = free_port()
         site = prefix / "okey.conf"
         site.write_text(render(TEMPLATE.read_text(), upstream_ports, port))
-        config = prefix / "nginx.conf"
-        config.write_text(main_config(prefix, site))
-        error_log = prefix / "error.log"
-        directives = f"daemon off; pid {prefix / 'nginx.pid'}; error_log {error_log} info;"
-        process = subprocess.Popen(
-            [binary, "-p", str(prefix), "-c", str(config), "-e", str(error_log), "-g", directives],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        )
+        process, error_log = run_nginx(binary, prefix, site, port)
         started.append(process)
-        deadline = time.monotonic() + DEADLINE_S
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                stderr = process.stderr.read().decode() if process.stderr else ""
-                log = error_log.read_text() if error_log.exists() else ""
-                pytest.fail(f"nginx exited ({process.returncode}):\n{stderr}\n{log}")
-            with socket.socket() as probe:
-                if probe.connect_ex((LOOPBACK, port)) == 0:
-                    return Balancer(f"{LOOPBACK}:{port}", process, error_log)
-            time.sleep(0.05)
-        pytest.fail("nginx did not start listening")
+        return Balancer(f"{LOOPBACK}:{port}", process, error_log)
 
     yield start
-    for process in started:
+    stop_nginx(started)
+
+
+def run_nginx(binary: str, prefix: Path, site: Path, port: int
+              ) -> tuple[subprocess.Popen[bytes], Path]:
+    """nginx in the foreground with `site` (under `prefix`), once it listens on `port`;
+    its error log's path. The test fails if it exits or does not listen in time."""
+    config = prefix / "nginx.conf"
+    config.write_text(main_config(prefix, site))
+    error_log = prefix / "error.log"
+    directives = f"daemon off; pid {prefix / 'nginx.pid'}; error_log {error_log} info;"
+    process = subprocess.Popen(
+        [binary, "-p", str(prefix), "-c", str(config), "-e", str(error_log), "-g", directives],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + DEADLINE_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            stderr = process.stderr.read().decode() if process.stderr else ""
+            log = error_log.read_text() if error_log.exists() else ""
+            pytest.fail(f"nginx exited ({process.returncode}):\n{stderr}\n{log}")
+        with socket.socket() as probe:
+            if probe.connect_ex((LOOPBACK, port)) == 0:
+                return process, error_log
+        time.sleep(0.05)
+    process.kill()
+    pytest.fail("nginx did not start listening")
+
+
+def stop_nginx(processes: list[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)  # nginx's fast shutdown
             try:

@@ -16,12 +16,9 @@ import json
 import re
 import secrets
 import shutil
-import signal
-import socket
 import ssl
 import struct
 import subprocess
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -33,15 +30,15 @@ import tls_certs
 from okey.v1 import hand_pb2
 from okey_server.http.listener import KEEP_ALIVE_S
 from test_nginx_balancer import (
-    DEADLINE_S,
     LOOPBACK,
     MAX_RECEIVE_BYTES,
     WINNING,
     free_port,
     logged_calls,
-    main_config,
     nginx_binary,
     rpc_counts,
+    run_nginx,
+    stop_nginx,
 )
 
 pytestmark = pytest.mark.e2e
@@ -99,42 +96,18 @@ def start_nginx(tmp_path: Path) -> Iterator[Callable[[list[int]], Balancer]]:
     started: list[subprocess.Popen[bytes]] = []
 
     def start(upstream_ports: list[int]) -> Balancer:
+        port = free_port()
         prefix = tmp_path / "nginx"
         prefix.mkdir()
-        port = free_port()
         site = prefix / "okey-http.conf"
         site.write_text(render(TEMPLATE.read_text(), upstream_ports, port, certs))
-        config = prefix / "nginx.conf"
-        config.write_text(main_config(prefix, site))
-        error_log = prefix / "error.log"
-        directives = f"daemon off; pid {prefix / 'nginx.pid'}; error_log {error_log} info;"
-        process = subprocess.Popen(
-            [binary, "-p", str(prefix), "-c", str(config), "-e", str(error_log), "-g", directives],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        )
+        process, _error_log = run_nginx(binary, prefix, site, port)
         started.append(process)
-        deadline = time.monotonic() + DEADLINE_S
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                stderr = process.stderr.read().decode() if process.stderr else ""
-                log = error_log.read_text() if error_log.exists() else ""
-                pytest.fail(f"nginx exited ({process.returncode}):\n{stderr}\n{log}")
-            with socket.socket() as probe:
-                if probe.connect_ex((LOOPBACK, port)) == 0:
-                    # By name: the certificate is for 127.0.0.1 and localhost.
-                    return Balancer(f"https://localhost:{port}", port, process)
-            time.sleep(0.05)
-        pytest.fail("nginx did not start listening")
+        # By name: the certificate is for 127.0.0.1 and localhost.
+        return Balancer(f"https://localhost:{port}", port, process)
 
     yield start
-    for process in started:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=DEADLINE_S)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=DEADLINE_S)
+    stop_nginx(started)
 
 
 @dataclass(frozen=True)
