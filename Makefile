@@ -82,24 +82,11 @@ ts-gen: setup
 ts-test: setup
 	$(VENV)/bin/pytest tests/e2e/test_ts_client.py
 
-# --- nginx for the load-balancer test (tests/e2e/test_nginx_balancer.py; run by `make test`) ---
-# Debian's nginx package, installed only when nginx is missing (as root, or through
-# passwordless sudo). It cannot always be installed (no root, no apt, no network): then
-# the message says so and the test reports the same reason.
+# --- nginx for the load-balancer tests (tests/e2e/test_nginx_*.py; run by `make test`) ---
+# Debian's nginx, installed only when missing, where it can be (scripts/apt_for_tests).
 .PHONY: nginx-for-tests
 nginx-for-tests:
-	@if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then exit 0; fi; \
-	if [ "$$(id -u)" = 0 ]; then sudo=""; \
-	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
-	else echo "make: nginx is missing and cannot be installed here (not root, no passwordless sudo):" \
-		"install Debian's nginx package for tests/e2e/test_nginx_balancer.py" >&2; exit 0; fi; \
-	if ! command -v apt-get >/dev/null 2>&1; then \
-		echo "make: nginx is missing and there is no apt-get: install nginx by hand" >&2; exit 0; fi; \
-	echo "make: installing Debian's nginx (for tests/e2e/test_nginx_balancer.py)"; \
-	export DEBIAN_FRONTEND=noninteractive; \
-	$$sudo apt-get install -y -qq --no-install-recommends nginx >/dev/null 2>&1 \
-		|| { $$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends nginx; } \
-		|| echo "make: apt-get could not install nginx: tests/e2e/test_nginx_balancer.py will fail" >&2
+	@scripts/apt_for_tests nginx nginx "tests/e2e/test_nginx_balancer.py"
 
 # --- fuzz and soak (docs/fuzzing.md; a short fixed-seed run is part of `make test`) ---
 # Starts okey-server --port 0 and fuzzes every RPC for FUZZ_SECONDS with FUZZ_CONCURRENCY
@@ -133,15 +120,4 @@ web:
 # Debian's Chromium for tests/e2e/test_web_table.py (Playwright drives it; it never downloads
 # a browser of its own), installed only when missing, as nginx-for-tests does.
 chromium-for-tests:
-	@if [ -x /usr/bin/chromium ]; then exit 0; fi; \
-	if [ "$$(id -u)" = 0 ]; then sudo=""; \
-	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
-	else echo "make: chromium is missing and cannot be installed here (not root, no passwordless sudo):" \
-		"install Debian's chromium package for tests/e2e/test_web_table.py" >&2; exit 0; fi; \
-	if ! command -v apt-get >/dev/null 2>&1; then \
-		echo "make: chromium is missing and there is no apt-get: install it by hand" >&2; exit 0; fi; \
-	echo "make: installing Debian's chromium (for tests/e2e/test_web_table.py)"; \
-	export DEBIAN_FRONTEND=noninteractive; \
-	$$sudo apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1 \
-		|| { $$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends chromium; } \
-		|| echo "make: apt-get could not install chromium: tests/e2e/test_web_table.py will fail" >&2
+	@scripts/apt_for_tests chromium /usr/bin/chromium "tests/e2e/test_web_table.py"
