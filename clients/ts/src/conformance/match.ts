@@ -25,11 +25,12 @@ const LONG_SCALARS: ReadonlySet<ScalarType> = new Set([
 ]);
 const TIMESTAMP = TimestampSchema.typeName;
 
-function isObject(value: unknown): value is JsonObject {
+export function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function show(value: unknown): string {
+/** A value as the runner's messages show it: JSON, cut at 200 characters. */
+export function show(value: unknown): string {
   const text = JSON.stringify(value);
   if (text === undefined) return String(value);
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;

@@ -27,7 +27,7 @@ import { CommitSeedRequestSchema, CommitSeedResponseSchema, DealService } from "
 import { GameService, ReplayRequestSchema, ReplayResponseSchema } from "../gen/okey/v1/game_pb.js";
 import { HandService } from "../gen/okey/v1/hand_pb.js";
 import { ScoringService } from "../gen/okey/v1/scoring_pb.js";
-import { fieldByKey, subsetMismatches } from "./match.js";
+import { fieldByKey, isObject, show, subsetMismatches } from "./match.js";
 import { CASE_KEYS, type VectorCase, type VectorFile } from "./vectors.js";
 
 export interface CaseResult {
@@ -70,16 +70,6 @@ function methodOf(client: OkeyClient, service: string, method: string): { desc: 
   // A connect-es client has one property per method, named by the method's localName.
   const call = (serviceClient as Record<string, UnaryCall | undefined>)[desc.localName];
   return call === undefined ? undefined : { desc, call };
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function show(value: unknown): string {
-  const text = JSON.stringify(value);
-  if (text === undefined) return String(value);
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 function why(error: unknown): string {
