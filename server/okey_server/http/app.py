@@ -321,7 +321,7 @@ class RequestBody:
         self._done = False
 
     async def receive(self) -> dict[str, Any]:
-        message = dict(await self._receive())
+        message = await self._receive()
         if message["type"] != "http.request":
             self._done = True  # the client went away: nothing more will come
         else:
